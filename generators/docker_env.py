@@ -1,0 +1,74 @@
+"""Locate the Docker CLI and daemon this project uses.
+
+The machine may carry a stray, newer client-only `docker` in /usr/local/bin;
+we prefer Debian's /usr/bin/docker (same release as the daemon) and always
+let docker-py negotiate the API version, because docker-py's default (1.44)
+is newer than Debian bookworm's daemon (API 1.41).
+"""
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import docker
+
+LABEL_PREFIX = "org.binlog-conformance"
+
+
+def docker_bin() -> str:
+    """Path of the docker CLI: $BINLOG_DOCKER, else Debian's, else whatever is on PATH."""
+    explicit = os.environ.get("BINLOG_DOCKER")
+    if explicit:
+        return explicit
+    if Path("/usr/bin/docker").exists():
+        return "/usr/bin/docker"
+    found = shutil.which("docker")
+    if not found:
+        raise DockerUnavailable("no docker CLI found (run .ci/install-docker.sh)")
+    return found
+
+
+class DockerUnavailable(RuntimeError):
+    """Docker (CLI or daemon) cannot be used; the message says why."""
+
+
+def docker_cli(*args: str, check: bool = True, input: bytes | None = None,
+               timeout: float | None = None) -> subprocess.CompletedProcess[bytes]:
+    """Run the docker CLI with captured output; raise with stderr on failure."""
+    proc = subprocess.run([docker_bin(), *args], input=input, capture_output=True,
+                          timeout=timeout, check=False)
+    if check and proc.returncode != 0:
+        raise subprocess.CalledProcessError(proc.returncode, proc.args, proc.stdout, proc.stderr)
+    return proc
+
+
+def docker_client_kwargs() -> dict[str, str]:
+    """Keyword arguments for docker.from_env / testcontainers' docker_client_kw."""
+    return {"version": "auto"}
+
+
+@functools.cache
+def client() -> docker.DockerClient:
+    """A shared docker-py client with a negotiated API version."""
+    return docker.from_env(**docker_client_kwargs())
+
+
+def unavailable_reason() -> str | None:
+    """None when the daemon answers, else a one-line reason (for pytest skips)."""
+    try:
+        docker_bin()
+        client().ping()
+    except Exception as exc:  # any failure means "no docker", the reason is what matters
+        return f"docker daemon not reachable: {exc}"
+    return None
+
+
+def image_exists(tag: str) -> bool:
+    try:
+        client().images.get(tag)
+    except docker.errors.ImageNotFound:
+        return False
+    return True

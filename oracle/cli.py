@@ -1,0 +1,51 @@
+"""`python -m oracle decode FILE`: canonical JSON lines on stdout.
+
+Exit 0 when the file decodes to its end; on invalid input, exit 1 with exactly one line on stderr,
+`error: <Kind> at offset <N>: <message>`, after every event decoded before it was printed.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .decoder import decode_file
+from .errors import BinlogError
+
+
+def _decode(args: argparse.Namespace) -> int:
+    out = sys.stdout
+    try:
+        for event in decode_file(args.file, verify_checksums=not args.no_verify_checksums):
+            out.write(json.dumps(event.to_json(), ensure_ascii=False, separators=(",", ":")))
+            out.write("\n")
+    except BinlogError as e:
+        out.flush()
+        print(f"error: {e.kind} at offset {e.offset}: {e.message}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"error: cannot read {args.file}: {e.strerror}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m oracle", description="Reference MySQL/MariaDB binlog decoder")
+    sub = p.add_subparsers(dest="command", required=True)
+    d = sub.add_parser("decode", help="print canonical JSON lines, one per event")
+    d.add_argument("file")
+    d.add_argument("--no-verify-checksums", action="store_true", help="do not check CRC32 checksums")
+    d.set_defaults(run=_decode)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

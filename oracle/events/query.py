@@ -1,0 +1,4 @@
+"""PLACEHOLDER until written: bodies decode as opaque bytes."""
+from .opaque import decode_opaque
+decode = decode_opaque
+decode_compressed = decode_opaque

@@ -1,0 +1,3 @@
+"""PLACEHOLDER until written: bodies decode as opaque bytes."""
+from .opaque import decode_opaque
+decode = decode_opaque
