@@ -1,0 +1,9 @@
+-- flavors: mysql, mariadb
+-- min_version: mysql 5.7, mariadb 10.5
+-- events: TABLE_MAP_EVENT, WRITE_ROWS_EVENT
+-- columns: GEOMETRY
+CREATE DATABASE IF NOT EXISTS geo;
+CREATE TABLE geo.g (id INT PRIMARY KEY, g GEOMETRY, p POINT, l LINESTRING, pg POLYGON, mp MULTIPOINT, gc GEOMETRYCOLLECTION);
+INSERT INTO geo.g VALUES (1, ST_GeomFromText('POINT(1 2)'), ST_GeomFromText('POINT(-1.5 2.25)'), ST_GeomFromText('LINESTRING(0 0, 1 1, 2 0)'), ST_GeomFromText('POLYGON((0 0, 4 0, 4 4, 0 4, 0 0))'), ST_GeomFromText('MULTIPOINT(0 0, 1 1)'), ST_GeomFromText('GEOMETRYCOLLECTION(POINT(1 1), LINESTRING(0 0, 1 1))'));
+INSERT INTO geo.g VALUES (2, NULL, NULL, NULL, NULL, NULL, NULL);
+DROP DATABASE geo;

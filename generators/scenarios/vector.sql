@@ -1,0 +1,9 @@
+-- flavors: mysql
+-- min_version: mysql 9.0
+-- events: TABLE_MAP_EVENT, WRITE_ROWS_EVENT
+-- columns: VECTOR
+CREATE DATABASE IF NOT EXISTS vec;
+CREATE TABLE vec.v (id INT PRIMARY KEY, v VECTOR(3), w VECTOR(1));
+INSERT INTO vec.v VALUES (1, STRING_TO_VECTOR('[1, 2.5, -3]'), STRING_TO_VECTOR('[0]'));
+INSERT INTO vec.v VALUES (2, STRING_TO_VECTOR('[3.4028234e38, -1e-45, 0]'), NULL);
+DROP DATABASE vec;
