@@ -1,0 +1,28 @@
+"""Field shapes several event decoders share.
+
+post_header: the FDE gives each type's post-header length; a newer server may make it longer than
+the fields a decoder knows (the servers skip the extra bytes), and it can never be shorter without
+the event being unreadable. Before any FDE (a relay-log fragment) the lengths are unknown, so the
+length every v4 server writes is assumed.
+"""
+from __future__ import annotations
+
+from ..context import DecodeContext
+from ..errors import BadEventBody
+from ..reader import Reader
+
+
+def post_header(r: Reader, ctx: DecodeContext, type_code: int, v4_default: int) -> Reader:
+    """A reader over the post-header; r is left at the start of the payload."""
+    fmt = ctx.format
+    length = fmt.post_header_len(type_code) if fmt.post_header_lengths else v4_default
+    return r.sub(length, "post-header")
+
+
+def counted_cstring(r: Reader, n: int, what: str) -> bytes:
+    """n bytes whose length is stored elsewhere, followed by a NUL the servers rely on."""
+    value = r.bytes(n, what)
+    at = r.offset
+    if r.u8(what + " terminator") != 0:
+        raise BadEventBody(at, f"{what} is not followed by a NUL")
+    return value
