@@ -1,0 +1,123 @@
+"""Expected failures of one parser: a plain text file, one `<case id> <outcome> <message prefix>`
+per line (tab-separated if the id has spaces), `#` comments.
+
+The run fails on any surprise: a failure not listed, a listed failure that now passes (so the
+list cannot rot into hiding fixed bugs), a listed case with another outcome or message, and an
+entry naming a case that was not run at all (stale). `--fix` rewrites the file from a run."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+from .outcomes import CaseResult, Outcome
+
+PREFIX_LEN = 120
+WILDCARD = "*"  # `* unavailable` : accept that the tool is missing on this machine
+
+
+@dataclass(frozen=True)
+class Entry:
+    case: str
+    outcome: str
+    prefix: str
+    line: int = 0
+
+    def matches(self, r: CaseResult) -> bool:
+        return r.outcome.value == self.outcome and r.message.startswith(self.prefix)
+
+    def render(self) -> str:
+        sep = "\t" if " " in self.case else " "
+        return sep.join(filter(None, (self.case, self.outcome, self.prefix)))
+
+
+class ExpectedFileError(ValueError):
+    pass
+
+
+def parse(text: str, source: str = "<expected failures>") -> list[Entry]:
+    entries = []
+    valid = {o.value for o in Outcome} - {Outcome.PASS.value}
+    for n, raw in enumerate(text.splitlines(), 1):
+        line = raw.rstrip("\n")
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        parts = line.split("\t", 2) if "\t" in line else line.split(None, 2)
+        if len(parts) < 2 or parts[1] not in valid:
+            raise ExpectedFileError(f"{source}:{n}: expected `<case> <outcome> [message prefix]` "
+                                    f"with outcome one of {sorted(valid)}")
+        entries.append(Entry(parts[0], parts[1], parts[2] if len(parts) > 2 else "", n))
+    return entries
+
+
+def load(path: Path | None) -> list[Entry]:
+    if path is None or not path.exists():
+        return []
+    return parse(path.read_text(encoding="utf-8"), str(path))
+
+
+@dataclass
+class Gate:
+    unexpected: list[tuple[CaseResult, str]] = field(default_factory=list)
+    expected: list[tuple[CaseResult, Entry]] = field(default_factory=list)
+    stale: list[Entry] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.unexpected and not self.stale
+
+    def is_expected(self, r: CaseResult) -> bool:
+        return any(er is r for er, _ in self.expected)
+
+
+def gate(results: Iterable[CaseResult], entries: list[Entry]) -> Gate:
+    by_case = {e.case: e for e in entries if e.case != WILDCARD}
+    wildcards = [e for e in entries if e.case == WILDCARD]
+    used: set[int] = set()
+    g = Gate()
+    seen_cases = set()
+    for r in results:
+        seen_cases.add(r.case)
+        entry = by_case.get(r.case)
+        wild = next((w for w in wildcards if w.matches(r)), None)
+        if r.outcome is Outcome.PASS:
+            if entry is not None:
+                g.unexpected.append((r, f"unexpected pass (listed as {entry.outcome}: {entry.prefix})"))
+        elif entry is not None and entry.matches(r):
+            g.expected.append((r, entry))
+        elif wild is not None:
+            g.expected.append((r, wild))
+            used.add(id(wild))
+        elif entry is not None:
+            g.unexpected.append((r, f"listed as {entry.outcome}: {entry.prefix!r}, got {r.outcome}: {r.message}"))
+        else:
+            g.unexpected.append((r, f"unexpected {r.outcome}: {r.message}"))
+    g.stale = [e for e in by_case.values() if e.case not in seen_cases]
+    g.stale += [w for w in wildcards if id(w) not in used]
+    return g
+
+
+def _entry_for(r: CaseResult) -> Entry:
+    first_line = r.message.splitlines()[0] if r.message else ""
+    return Entry(r.case, r.outcome.value, first_line[:PREFIX_LEN].rstrip())
+
+
+def fix(path: Path, results: list[CaseResult], header: str | None = None) -> int:
+    """Rewrite path so this run would pass: one entry per failure. Cases whose tool was
+    unavailable keep their old entries (nothing is known about them). Returns entries written."""
+    old = load(path)
+    comments = []
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if not line.startswith("#"):
+                break
+            comments.append(line)
+    if not comments and header:
+        comments = [f"# {ln}" if ln else "#" for ln in header.splitlines()]
+    unavailable = {r.case for r in results if r.outcome is Outcome.UNAVAILABLE}
+    keep = [e for e in old if e.case in unavailable or e.case == WILDCARD]
+    new = [_entry_for(r) for r in results if r.outcome not in (Outcome.PASS, Outcome.UNAVAILABLE)]
+    entries = sorted(keep + new, key=lambda e: (e.case, e.outcome))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join([*comments, *(e.render() for e in entries)]) + "\n", encoding="utf-8")
+    return len(entries)

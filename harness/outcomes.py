@@ -1,0 +1,45 @@
+"""The outcome of one case under one parser, as recorded in results files and reports."""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from enum import Enum
+from typing import Any
+
+
+class Outcome(str, Enum):
+    PASS = "pass"
+    MISMATCH = "mismatch"        # decoded, but fields differ from the expectation
+    REJECTED = "rejected"        # clean error on a file that should decode
+    CRASH = "crash"              # died, broke the contract, or raised an unexpected exception
+    TIMEOUT = "timeout"          # no answer within the time limit
+    SKIPPED = "skipped"          # declined the input (declared unsupported), with a reason
+    UNAVAILABLE = "unavailable"  # the tool is not installed here: never counts as a pass
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass
+class CaseResult:
+    case: str
+    parser: str
+    outcome: Outcome
+    message: str = ""
+    diffs: list[dict[str, Any]] = field(default_factory=list)  # the first few, for reports
+    n_diffs: int = 0
+    server_version: str = "unknown"
+    event_types: list[str] = field(default_factory=list)
+    failed_types: list[str] = field(default_factory=list)  # event types with a diff (or all, on failure)
+    duration: float = 0.0
+    log: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["outcome"] = self.outcome.value
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> "CaseResult":
+        known = {k: d[k] for k in cls.__dataclass_fields__ if k in d}
+        known["outcome"] = Outcome(d["outcome"])
+        return cls(**known)

@@ -1,0 +1,97 @@
+"""The JSON-lines messages of the subprocess contract (docs/plugin-contract.md), and the Reply
+every way of running a parser ends in. One place, so the worker and the clients cannot drift."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from .base import Capabilities
+
+PROTOCOL_VERSION = 1
+
+# Reply statuses a testee can send, and those the harness infers from how the process behaved.
+EVENTS, ERROR, SKIPPED = "events", "error", "skipped"
+CRASH, TIMEOUT, UNAVAILABLE = "crash", "timeout", "unavailable"
+
+
+@dataclass(frozen=True)
+class Hello:
+    name: str
+    version: str
+    capabilities: Capabilities
+    unavailable: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "hello", "protocol": PROTOCOL_VERSION, "name": self.name,
+                "version": self.version, "capabilities": self.capabilities.to_json(),
+                "unavailable": self.unavailable}
+
+    @classmethod
+    def from_json(cls, msg: dict[str, Any]) -> "Hello":
+        if msg.get("type") != "hello":
+            raise ValueError(f"expected a hello message, got {str(msg)[:200]}")
+        return cls(str(msg.get("name", "unnamed")), str(msg.get("version", "unknown")),
+                   Capabilities.from_json(msg.get("capabilities")), msg.get("unavailable") or None)
+
+
+@dataclass(frozen=True)
+class ErrorInfo:
+    kind: str
+    offset: int | None
+    message: str
+
+    def __str__(self) -> str:
+        where = f" at offset {self.offset}" if self.offset is not None else ""
+        return f"{self.kind}{where}: {self.message}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "offset": self.offset, "message": self.message}
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What running a parser on one file gave: events (possibly before a clean error), or a
+    skip/crash/timeout/unavailable with a human-readable detail."""
+
+    status: str
+    events: list[dict[str, Any]] = field(default_factory=list)
+    error: ErrorInfo | None = None
+    detail: str = ""
+    log: str = ""  # stderr tail of a crashed process, kept for the report
+
+
+def crash_detail(what: str, exit_description: str, stderr_tail: str) -> tuple[str, str]:
+    """(message, log) for a dead process. The message leads with the last stderr line (the
+    exception or assertion), because that is what identifies a crash across runs."""
+    lines = [ln for ln in stderr_tail.splitlines() if ln.strip()]
+    last = f": {lines[-1].strip()}" if lines else ""
+    return f"{what} ({exit_description}){last}", stderr_tail
+
+
+def parse_request(request_id: int, path: str) -> str:
+    return dumps({"type": "parse", "id": request_id, "path": path})
+
+
+def reply_from_message(msg: dict[str, Any], request_id: int) -> Reply:
+    """Decode a testee's reply; a malformed one is a crash (the testee broke the contract)."""
+    if msg.get("id") != request_id:
+        return Reply(CRASH, detail=f"reply id {msg.get('id')!r} does not match request {request_id}")
+    kind = msg.get("type")
+    events = msg.get("events") or []
+    if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
+        return Reply(CRASH, detail="reply 'events' is not a list of objects")
+    if kind == EVENTS:
+        return Reply(EVENTS, events)
+    if kind == ERROR:
+        offset = msg.get("offset")
+        return Reply(ERROR, events, ErrorInfo(str(msg.get("kind", "Error")),
+                                              offset if isinstance(offset, int) else None,
+                                              str(msg.get("message", ""))))
+    if kind == SKIPPED:
+        return Reply(SKIPPED, detail=str(msg.get("reason", "")))
+    return Reply(CRASH, detail=f"unknown reply type {kind!r}")
+
+
+def dumps(msg: dict[str, Any]) -> str:
+    return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))

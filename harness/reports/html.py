@@ -1,0 +1,101 @@
+"""A single self-contained HTML page: outcome counts per parser, then one matrix per parser
+(event types down, server versions across; each cell "passed/cases", coloured), then every
+non-pass result with its message and first field differences."""
+from __future__ import annotations
+
+from collections import Counter
+from html import escape
+from pathlib import Path
+
+from ..expected_failures import Gate
+from ..outcomes import CaseResult, Outcome
+from .matrix import Matrix, build
+
+STYLE = """
+body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}
+h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.8em}
+table{border-collapse:collapse;margin:.5em 0}
+th,td{border:1px solid #ccc;padding:3px 7px;text-align:left;vertical-align:top}
+th{background:#f3f3f3}
+td.pass{background:#c8f0c8}td.fail{background:#f8c0c0}td.broken{background:#f0a050}
+td.na{background:#e4e4e4;color:#666}td.none{background:#fff}
+td.num{text-align:right}
+.ok{color:#060;font-weight:bold}.bad{color:#a00;font-weight:bold}
+code{font-size:12px;white-space:pre-wrap}
+"""
+ORDER = [o.value for o in Outcome]
+
+
+def _summary(results: list[CaseResult], gates: dict[str, Gate]) -> str:
+    counts: dict[str, Counter] = {}
+    for r in results:
+        counts.setdefault(r.parser, Counter())[r.outcome.value] += 1
+    head = "".join(f"<th>{o}</th>" for o in ORDER)
+    rows = []
+    for parser, c in sorted(counts.items()):
+        gate = gates.get(parser)
+        verdict = ('<span class="ok">as expected</span>' if gate is None or gate.ok else
+                   f'<span class="bad">{len(gate.unexpected)} unexpected, {len(gate.stale)} stale</span>')
+        cells = "".join(f'<td class="num">{c.get(o, 0) or ""}</td>' for o in ORDER)
+        rows.append(f"<tr><th>{escape(parser)}</th>{cells}<td>{verdict}</td></tr>")
+    return f"<table><tr><th>parser</th>{head}<th>gate</th></tr>{''.join(rows)}</table>"
+
+
+def _matrix_table(m: Matrix, parser: str) -> str:
+    versions = [v for v in m.versions if any(m.cell(parser, t, v) for t in m.event_types)]
+    head = "".join(f"<th>{escape(v)}</th>" for v in versions)
+    rows = []
+    for t in m.event_types:
+        cells = []
+        for v in versions:
+            c = m.cell(parser, t, v)
+            if c is None:
+                cells.append('<td class="none"></td>')
+                continue
+            failed = ", ".join(f"{n} {o}" for o, n in sorted(c.failed.items()))
+            tip = f"{c.passed} passed{'; ' + failed if failed else ''}; versions: {', '.join(sorted(c.versions))}"
+            cells.append(f'<td class="{c.status}" title="{escape(tip)}">{c.passed}/{c.total}</td>')
+        if any('class="none"' not in x for x in cells):
+            rows.append(f"<tr><th>{escape(t)}</th>{''.join(cells)}</tr>")
+    return (f'<h2 id="matrix-{escape(parser)}">{escape(parser)}</h2>'
+            f'<table class="matrix" data-parser="{escape(parser)}"><tr><th>event type</th>{head}</tr>'
+            f"{''.join(rows)}</table>")
+
+
+def _failures(results: list[CaseResult], gates: dict[str, Gate]) -> str:
+    rows = []
+    for r in results:
+        if r.outcome is Outcome.PASS:
+            continue
+        gate = gates.get(r.parser)
+        status = "expected" if gate is not None and gate.is_expected(r) else '<span class="bad">unexpected</span>'
+        diffs = "\n".join(str(d.get("path")) + f" @{d.get('position')}: expected {d.get('expected')!r}, "
+                          f"got {d.get('actual')!r}" for d in r.diffs[:5])
+        detail = f"<details><summary>diffs</summary><code>{escape(diffs)}</code></details>" if diffs else ""
+        rows.append(f"<tr><td>{escape(r.parser)}</td><td>{escape(r.case)}</td><td>{r.outcome}</td>"
+                    f"<td>{status}</td><td>{escape(r.message[:300])}{detail}</td></tr>")
+    if not rows:
+        return "<p>Every case passed.</p>"
+    return ("<table class=\"failures\"><tr><th>parser</th><th>case</th><th>outcome</th><th>gate</th>"
+            f"<th>message</th></tr>{''.join(rows)}</table>")
+
+
+def render(results: list[CaseResult], gates: dict[str, Gate]) -> str:
+    m = build(results)
+    legend = ('<p>Each cell: cases with that event type that passed / all such cases. '
+              '<span style="background:#c8f0c8">green</span> all passed, '
+              '<span style="background:#f8c0c0">red</span> mismatch or rejection, '
+              '<span style="background:#f0a050">orange</span> crash or timeout, '
+              '<span style="background:#e4e4e4">grey</span> skipped or tool unavailable. '
+              'Hover a cell for details.</p>')
+    return ("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>Binlog parser conformance</title><style>{STYLE}</style></head><body>"
+            f"<h1>Binlog parser conformance</h1>{_summary(results, gates)}"
+            f"<h2>Matrix: parser × event type × server version</h2>{legend}"
+            + "".join(_matrix_table(m, p) for p in m.parsers)
+            + f"<h2>Not passing</h2>{_failures(results, gates)}</body></html>\n")
+
+
+def write(path: Path, results: list[CaseResult], gates: dict[str, Gate]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(render(results, gates), encoding="utf-8")

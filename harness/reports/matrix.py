@@ -1,0 +1,79 @@
+"""The parser x event type x server version matrix that the HTML report shows.
+
+Server versions are grouped by flavor and major.minor (MySQL 8.0, MariaDB 10.5): forty exact
+version strings would make columns nobody can read; the exact ones stay in cell tooltips."""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ..outcomes import CaseResult, Outcome
+
+_VERSION = re.compile(r"(\d+)\.(\d+)")
+
+
+def version_group(server_version: str) -> str:
+    m = _VERSION.search(server_version)
+    if not m:
+        return "unknown"
+    flavor = "MariaDB" if "mariadb" in server_version.lower() else "MySQL"
+    return f"{flavor} {m[1]}.{m[2]}"
+
+
+def _group_key(group: str) -> tuple:
+    parts = group.split()
+    if len(parts) != 2:
+        return (2, group)
+    return (0 if parts[0] == "MySQL" else 1, tuple(int(x) for x in parts[1].split(".")))
+
+
+@dataclass
+class Cell:
+    passed: int = 0
+    failed: Counter = field(default_factory=Counter)  # outcome -> cases
+    versions: set[str] = field(default_factory=set)
+
+    @property
+    def total(self) -> int:
+        return self.passed + sum(self.failed.values())
+
+    @property
+    def status(self) -> str:
+        """pass / fail (a mismatch or rejection: the parser is wrong) / broken (crash, timeout) /
+        na (skipped or unavailable: nothing known)."""
+        if not self.failed:
+            return "pass"
+        if self.failed.keys() & {Outcome.CRASH.value, Outcome.TIMEOUT.value}:
+            return "broken"
+        if self.failed.keys() <= {Outcome.SKIPPED.value, Outcome.UNAVAILABLE.value}:
+            return "na"
+        return "fail"
+
+
+@dataclass
+class Matrix:
+    parsers: list[str]
+    event_types: list[str]
+    versions: list[str]
+    cells: dict[tuple[str, str, str], Cell]
+
+    def cell(self, parser: str, event_type: str, version: str) -> Cell | None:
+        return self.cells.get((parser, event_type, version))
+
+
+def build(results: list[CaseResult]) -> Matrix:
+    cells: dict[tuple[str, str, str], Cell] = {}
+    for r in results:
+        group = version_group(r.server_version)
+        for t in r.event_types or ["(no events)"]:
+            cell = cells.setdefault((r.parser, t, group), Cell())
+            cell.versions.add(r.server_version)
+            if r.outcome is Outcome.PASS or t not in r.failed_types and r.outcome is Outcome.MISMATCH:
+                cell.passed += 1
+            else:
+                cell.failed[r.outcome.value] += 1
+    parsers = sorted({k[0] for k in cells})
+    types = sorted({k[1] for k in cells})
+    versions = sorted({k[2] for k in cells}, key=_group_key)
+    return Matrix(parsers, types, versions, cells)

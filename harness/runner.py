@@ -1,0 +1,66 @@
+"""A conformance run: every case under every parser, each isolated, each result classified
+and appended to the results stream as soon as it is known."""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from .classify import classify
+from .corpus import Case
+from .expectations import expectation_for
+from .outcomes import CaseResult, Outcome
+from .plugins.base import FULL
+from .plugins.launch import Testee
+from .plugins.protocol import UNAVAILABLE, Reply
+
+
+@dataclass
+class Target:
+    """A parser under test. `label` names it in results; it is the name the user gave."""
+
+    label: str
+    testee: Testee
+
+
+def _reply(target: Target, case: Case) -> Reply:
+    hello = target.testee.hello()
+    if hello is None:
+        failure = target.testee.start_failure()
+        return failure or Reply(UNAVAILABLE, detail="parser did not start")
+    return target.testee.parse(str(case.path))
+
+
+def run_case(case: Case, target: Target, expectation) -> CaseResult:
+    started = time.monotonic()
+    reply = _reply(target, case)
+    hello = target.testee.hello()
+    caps = hello.capabilities if hello is not None else FULL
+    verdict = classify(expectation, reply, caps)
+    return CaseResult(case.id, target.label, verdict.outcome, verdict.message, verdict.diffs_json(),
+                      len(verdict.diffs), expectation.server_version, expectation.event_types,
+                      verdict.failed_types(expectation), round(time.monotonic() - started, 3), reply.log)
+
+
+def run(cases: list[Case], targets: list[Target], *, done: set[tuple[str, str]],
+        on_result: Callable[[CaseResult], None]) -> list[CaseResult]:
+    """Run what is not already done. The expectation of a case is computed once, for all parsers."""
+    results = []
+    try:
+        for case in cases:
+            todo = [t for t in targets if (case.id, t.label) not in done]
+            if not todo:
+                continue
+            expectation = expectation_for(case)
+            for target in todo:
+                result = run_case(case, target, expectation)
+                on_result(result)
+                results.append(result)
+    finally:
+        for t in targets:
+            t.testee.close()
+    return results
+
+
+def is_failure(r: CaseResult) -> bool:
+    return r.outcome is not Outcome.PASS

@@ -1,0 +1,67 @@
+"""`python -m harness.worker PLUGIN`: serve an in-process Python plugin over the persistent
+subprocess contract, so Python plugins run isolated exactly like parsers in other languages.
+
+An exception other than ParseError/Unsupported is the plugin crashing: the traceback goes to
+stderr and the worker exits with status 70, which the harness classifies as a crash."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import traceback
+from typing import Any, TextIO
+
+from .plugins.base import FULL, ParseError, Unsupported
+from .plugins.protocol import ERROR, EVENTS, SKIPPED, Hello, dumps
+from .plugins.registry import load
+
+CRASH_STATUS = 70
+
+
+def _protocol_stream() -> TextIO:
+    """Keep the real stdout for protocol messages; anything the plugin prints goes to stderr."""
+    fd = os.dup(1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return os.fdopen(fd, "w", encoding="utf-8")
+
+
+def _reply(request_id: Any, plugin: Any, path: str) -> dict[str, Any]:
+    try:
+        events = plugin.parse(path)
+    except ParseError as e:
+        return {"type": ERROR, "id": request_id, "kind": e.kind, "offset": e.offset,
+                "message": e.message, "events": e.events}
+    except Unsupported as e:
+        return {"type": SKIPPED, "id": request_id, "reason": str(e)}
+    return {"type": EVENTS, "id": request_id, "events": events}
+
+
+def serve(spec: str) -> int:
+    out = _protocol_stream()
+    try:
+        plugin = load(spec)
+        hello = Hello(plugin.name, plugin.version, plugin.capabilities, plugin.unavailable_reason())
+    except Exception as e:  # a plugin that cannot load is unavailable, and says why
+        plugin = None
+        hello = Hello(spec, "unknown", FULL, f"cannot load plugin {spec}: {type(e).__name__}: {e}")
+    out.write(dumps(hello.to_json()) + "\n")
+    out.flush()
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        request = json.loads(line)
+        try:
+            line = dumps(_reply(request.get("id"), plugin, str(request["path"])))
+        except Exception:  # includes events that are not JSON-serialisable
+            traceback.print_exc()
+            return CRASH_STATUS
+        out.write(line + "\n")
+        out.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit("usage: python -m harness.worker PLUGIN")
+    sys.exit(serve(sys.argv[1]))
