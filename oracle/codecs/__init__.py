@@ -1,0 +1,1 @@
+"""Value codecs: column values, binary JSON, decimals, temporals."""

@@ -1,0 +1,434 @@
+"""MySQL's binary JSON (the JSON column type), and the text mysqlbinlog prints for it.
+
+Format (sql-common/json_binary.cc): a document is a type byte and a value. Objects and arrays come
+in a small form (2-byte counts, sizes and offsets) and a large one (4-byte): element count, byte
+size, then key entries (objects: offset + 2-byte length), then value entries (type byte + offset,
+or the value itself for literals, int16/uint16, and int32/uint32 in the large form), then keys and
+values. Offsets count from the container's first byte (just past its type byte). Strings carry a
+7-bits-per-byte length (at most 5 bytes); opaque values a MySQL column type byte, such a length
+and the raw bytes.
+
+Decoding checks exactly what MySQL's parser checks (so a document MySQL reads is read here the same
+way) and also bounds the work: nesting is limited to MySQL's 100 levels, and every child, key byte
+and string byte spends one unit of a budget equal to the document size. A document MySQL wrote
+never points two entries at one value, so only crafted aliasing (a DAG that would print
+exponentially) exhausts it. Errors are the typed BinlogErrors, at absolute offsets.
+
+Rendering follows Json_wrapper::to_string: `{"k": v, ...}` and `[a, b]` with ", " and ": ", keys in
+stored order, doubles as my_gcvt prints them (plus ".0" when neither '.' nor 'e' appears),
+date/time as my_TIME_to_str with 6 fraction digits, DECIMAL as decimal2string, other opaque values
+as "base64:type<N>:<base64>" with MySQL's line breaks every 76 characters.
+"""
+from __future__ import annotations
+
+import base64
+import math
+import re
+import struct
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from ..errors import BadEventBody, LengthPastEnd, TruncatedEvent
+from .decimal import decode_decimal
+
+MAX_DEPTH = 100  # JSON_DOCUMENT_MAX_DEPTH
+
+# JSONB type bytes
+SMALL_OBJECT, LARGE_OBJECT, SMALL_ARRAY, LARGE_ARRAY = 0x0, 0x1, 0x2, 0x3
+LITERAL, INT16, UINT16, INT32, UINT32, INT64, UINT64, DOUBLE, STRING = range(0x4, 0xD)
+OPAQUE = 0xF
+
+# MySQL column types that give an opaque value a JSON meaning (json_dom.cc Json_wrapper::type).
+_MYSQL_TIMESTAMP, _MYSQL_DATE, _MYSQL_TIME, _MYSQL_DATETIME = 7, 10, 11, 12
+_MYSQL_NEWDECIMAL, _MYSQL_VAR_STRING = 246, 253
+
+_U16 = struct.Struct("<H").unpack_from
+_U32 = struct.Struct("<I").unpack_from
+_SCALARS = {  # type byte -> (kind, width, unpack)
+    INT16: ("int", 2, struct.Struct("<h").unpack_from),
+    UINT16: ("uint", 2, _U16),
+    INT32: ("int", 4, struct.Struct("<i").unpack_from),
+    UINT32: ("uint", 4, _U32),
+    INT64: ("int", 8, struct.Struct("<q").unpack_from),
+    UINT64: ("uint", 8, struct.Struct("<Q").unpack_from),
+    DOUBLE: ("double", 8, struct.Struct("<d").unpack_from),
+}
+_LITERALS = {0: "null", 1: "true", 2: "false"}
+_CONTAINERS = {  # type byte -> (is_object, large)
+    SMALL_OBJECT: (True, False), LARGE_OBJECT: (True, True),
+    SMALL_ARRAY: (False, False), LARGE_ARRAY: (False, True),
+}
+_INLINED_SMALL = frozenset((LITERAL, INT16, UINT16))
+_INLINED_LARGE = frozenset((LITERAL, INT16, UINT16, INT32, UINT32))
+
+
+@dataclass(frozen=True, slots=True)
+class JsonValue:
+    """One JSON value, keeping the distinctions MySQL keeps.
+
+    kind: object | array | null | true | false | int | uint | double | string | opaque |
+          decimal | date | time | datetime | timestamp
+    value: object -> tuple of (key bytes, JsonValue); array -> tuple of JsonValue;
+           int/uint -> int; double -> float; string/opaque -> bytes;
+           decimal/date/time/datetime/timestamp -> their MySQL text; literals -> None
+    field_type: the MySQL column type of an opaque (and decimal/temporal) value, else 0
+    """
+    kind: str
+    value: Any = None
+    field_type: int = 0
+
+
+NULL = JsonValue("null")
+
+
+def decode_jsonb(data: bytes, offset: int = 0) -> JsonValue:
+    """Decode one binary JSON document. `offset` is the absolute file offset of data[0], used in
+    errors. An empty document is the JSON null literal, as MySQL reads it."""
+    return decode_jsonb_at(data, 0, len(data), offset)
+
+
+def decode_jsonb_at(buf: bytes, start: int, end: int, origin: int = 0) -> JsonValue:
+    """decode_jsonb over buf[start:end] without copying it; errors are at origin + buffer index."""
+    if end <= start:
+        return NULL
+    return _Decoder(buf, origin, end - start).value(buf[start], start + 1, end - start - 1, 0)
+
+
+class _Decoder:
+    __slots__ = ("buf", "origin", "budget")
+
+    def __init__(self, buf: bytes, origin: int, budget: int) -> None:
+        self.buf = buf
+        self.origin = origin
+        self.budget = budget
+
+    def _spend(self, n: int, pos: int) -> None:
+        self.budget -= n
+        if self.budget < 0:
+            raise BadEventBody(self.origin + pos, "JSON entries reference more data than the document "
+                               "holds (aliased offsets)")
+
+    def value(self, type_code: int, pos: int, avail: int, depth: int) -> JsonValue:
+        """The value of type `type_code` whose bytes start at pos, with at most avail bytes."""
+        shape = _CONTAINERS.get(type_code)
+        if shape is not None:
+            return self.container(shape[0], shape[1], pos, avail, depth + 1)
+        return self.scalar(type_code, pos, avail)
+
+    def container(self, is_object: bool, large: bool, pos: int, avail: int, depth: int) -> JsonValue:
+        buf, at = self.buf, self.origin + pos
+        if depth > MAX_DEPTH:
+            raise BadEventBody(at, f"JSON document nests deeper than {MAX_DEPTH} levels")
+        osz = 4 if large else 2
+        if avail < 2 * osz:
+            raise TruncatedEvent(at, f"JSON container header needs {2 * osz} bytes, {avail} left")
+        read = _U32 if large else _U16
+        count, size = read(buf, pos)[0], read(buf, pos + osz)[0]
+        if size > avail:
+            raise LengthPastEnd(at + osz, f"JSON container size {size} exceeds the {avail} bytes left")
+        key_entries = count * (osz + 2) if is_object else 0
+        ves = 1 + osz
+        header = 2 * osz + key_entries + count * ves
+        if header > size:
+            raise LengthPastEnd(at, f"JSON container of {count} entries needs {header} header bytes, "
+                                    f"its size is {size}")
+        self._spend(count, pos)
+        inlined = _INLINED_LARGE if large else _INLINED_SMALL
+        first_value_entry = 2 * osz + key_entries
+        values = []
+        for e in range(first_value_entry, first_value_entry + count * ves, ves):
+            t = buf[pos + e]
+            if t in inlined:
+                values.append(self.scalar(t, pos + e + 1, osz))
+                continue
+            off = read(buf, pos + e + 1)[0]
+            if off > size or off < e + ves:
+                raise BadEventBody(at + e + 1, f"JSON value offset {off} is outside {e + ves}..{size}")
+            values.append(self.value(t, pos + off, size - off, depth))
+        if not is_object:
+            return JsonValue("array", tuple(values))
+        members = []
+        for i, e in enumerate(range(2 * osz, 2 * osz + key_entries, osz + 2)):
+            key_off, key_len = read(buf, pos + e)[0], _U16(buf, pos + e + osz)[0]
+            if key_off < header or key_off + key_len > size:
+                raise BadEventBody(at + e, f"JSON key at {key_off} (+{key_len}) is outside {header}..{size}")
+            self._spend(key_len, pos + e)
+            members.append((bytes(buf[pos + key_off:pos + key_off + key_len]), values[i]))
+        return JsonValue("object", tuple(members))
+
+    def scalar(self, type_code: int, pos: int, avail: int) -> JsonValue:
+        buf, at = self.buf, self.origin + pos
+        fixed = _SCALARS.get(type_code)
+        if fixed is not None:
+            kind, width, unpack = fixed
+            if avail < width:
+                raise TruncatedEvent(at, f"JSON {kind} needs {width} bytes, {avail} left")
+            return JsonValue(kind, unpack(buf, pos)[0])
+        if type_code == LITERAL:
+            if avail < 1:
+                raise TruncatedEvent(at, "JSON literal needs 1 byte")
+            kind = _LITERALS.get(buf[pos])
+            if kind is None:
+                raise BadEventBody(at, f"JSON literal byte {buf[pos]:#04x} is not null/true/false")
+            return JsonValue(kind)
+        if type_code == STRING:
+            length, n = self.varlen(pos, avail)
+            self._check_span(pos, n + length, avail, "JSON string")
+            return JsonValue("string", bytes(buf[pos + n:pos + n + length]))
+        if type_code == OPAQUE:
+            if avail < 1:
+                raise TruncatedEvent(at, "JSON opaque value needs a type byte")
+            length, n = self.varlen(pos + 1, avail - 1)
+            self._check_span(pos, 1 + n + length, avail, "JSON opaque value")
+            start = pos + 1 + n
+            return _opaque(buf[pos], bytes(buf[start:start + length]), self.origin + start)
+        raise BadEventBody(at, f"JSON type byte {type_code:#04x} is not defined")
+
+    def varlen(self, pos: int, avail: int) -> tuple[int, int]:
+        """read_variable_length: 7 bits per byte, low bits first, at most 5 bytes, < 2**32."""
+        value = 0
+        for i in range(min(avail, 5)):
+            b = self.buf[pos + i]
+            value |= (b & 0x7F) << (7 * i)
+            if not b & 0x80:
+                if value > 0xFFFFFFFF:
+                    break
+                return value, i + 1
+        raise BadEventBody(self.origin + pos, "JSON length is not a valid variable-length integer")
+
+    def _check_span(self, pos: int, need: int, avail: int, what: str) -> None:
+        if need > avail:
+            raise LengthPastEnd(self.origin + pos, f"{what} needs {need} bytes, {avail} left")
+        self._spend(need, pos)
+
+
+# -- opaque values ------------------------------------------------------------------------------
+
+def _opaque(field_type: int, data: bytes, at: int) -> JsonValue:
+    special = _OPAQUE_DECODERS.get(field_type)
+    if special is None:
+        return JsonValue("opaque", data, field_type)
+    return special(field_type, data, at)
+
+
+def _decimal(field_type: int, data: bytes, at: int) -> JsonValue:
+    """Json_decimal::convert_from_binary: precision byte, scale byte, binary decimal."""
+    if len(data) < 2:
+        raise TruncatedEvent(at, "JSON decimal needs precision and scale bytes")
+    return JsonValue("decimal", decode_decimal(data[2:], data[0], data[1], at + 2), field_type)
+
+
+_MASK32 = 0xFFFFFFFF
+_INT64_MIN = -(1 << 63)
+
+
+def _c_mod(a: int, b: int) -> int:
+    """C's % (truncating), which the packed-time unpacking uses on signed values."""
+    r = abs(a) % b
+    return -r if a < 0 else r
+
+
+def _c_div(a: int, b: int) -> int:
+    q = abs(a) // b
+    return -q if a < 0 else q
+
+
+def _two(v: int) -> str:
+    """format_two_digits: the value as a C int; out of 0..99 prints 00."""
+    v &= _MASK32
+    if v >= 1 << 31:
+        v -= 1 << 32
+    return "%02d" % (v if 0 <= v < 100 else 0)
+
+
+def _unpack_packed(data: bytes, at: int) -> tuple[bool, int, int]:
+    """Sign, integer part and microseconds of a packed temporal longlong (my_time.cc)."""
+    if len(data) < 8:
+        raise TruncatedEvent(at, f"JSON date/time value needs 8 bytes, got {len(data)}")
+    tmp = int.from_bytes(data[:8], "little", signed=True)
+    neg = tmp < 0
+    if neg and tmp != _INT64_MIN:  # -INT64_MIN wraps to itself in C
+        tmp = -tmp
+    return neg, tmp >> 24, _c_mod(tmp, 1 << 24) & _MASK32
+
+
+def _datetime_text(data: bytes, at: int, with_time: bool) -> str:
+    """TIME_from_longlong_datetime_packed, then my_datetime_to_str(.., 6) / my_date_to_str."""
+    _, ymdhms, usec = _unpack_packed(data, at)
+    ymd, hms = ymdhms >> 17, _c_mod(ymdhms, 1 << 17)
+    ym = ymd >> 5
+    year = _c_div(ym, 13) & _MASK32
+    text = (f"{_two(year // 100)}{_two(year % 100)}-{_two(_c_mod(ym, 13))}-{_two(_c_mod(ymd, 32))}")
+    if not with_time:
+        return text
+    return (f"{text} {_two(hms >> 12)}:{_two(_c_mod(hms >> 6, 64))}:{_two(_c_mod(hms, 64))}"
+            f".{usec % 1000000:06d}")
+
+
+def _time_text(data: bytes, at: int) -> str:
+    """TIME_from_longlong_time_packed, then my_time_to_str(.., 6)."""
+    neg, hms, usec = _unpack_packed(data, at)
+    hour = ((hms >> 12) & _MASK32) % 1024
+    minute = ((hms >> 6) & _MASK32) % 64
+    second = (hms & _MASK32) % 64
+    return f"{'-' if neg else ''}{hour:02d}:{minute:02d}:{second:02d}.{usec % 1000000:06d}"
+
+
+_TEMPORAL = {
+    _MYSQL_DATE: ("date", lambda d, at: _datetime_text(d, at, False)),
+    _MYSQL_TIME: ("time", _time_text),
+    _MYSQL_DATETIME: ("datetime", lambda d, at: _datetime_text(d, at, True)),
+    _MYSQL_TIMESTAMP: ("timestamp", lambda d, at: _datetime_text(d, at, True)),
+}
+
+
+def _temporal(field_type: int, data: bytes, at: int) -> JsonValue:
+    kind, render = _TEMPORAL[field_type]
+    return JsonValue(kind, render(data, at), field_type)
+
+
+_OPAQUE_DECODERS = {_MYSQL_NEWDECIMAL: _decimal, **{t: _temporal for t in _TEMPORAL}}
+
+
+# -- text -----------------------------------------------------------------------------------------
+
+_GCVT_WIDTH = 34  # MY_GCVT_MAX_FIELD_WIDTH = DBL_DIG + 4 + max(5, MAX_DECPT_FOR_F_FORMAT)
+_MAX_DECPT_F = 15  # MAX_DECPT_FOR_F_FORMAT = DBL_DIG
+
+
+def format_double(x: float) -> str:
+    """my_gcvt(x, MY_GCVT_ARG_DOUBLE, 34) as Json_wrapper prints it, ".0" appended when the
+    result has neither '.' nor 'e' (so 1.0 stays distinguishable from 1)."""
+    if not math.isfinite(x):
+        return "0.0"  # dtoa's overflow result; MySQL never stores these
+    sign, digits, exp = Decimal(repr(x)).as_tuple()
+    ds = "".join(map(str, digits)).rstrip("0") or "0"
+    n = len(ds)
+    decpt = len(digits) + exp if ds != "0" else 1  # the point sits after `decpt` digits
+    width = _GCVT_WIDTH - (1 if x < 0 else 0)
+    f_len = n - decpt + 2 if decpt <= 0 else (n + 1 if decpt < n else decpt)
+    minus = "-" if sign else ""
+    if f_len <= width and decpt >= 1 - _MAX_DECPT_F and (decpt <= _MAX_DECPT_F or n > decpt):
+        if decpt <= 0:
+            text = "0." + "0" * -decpt + ds
+        elif decpt < n:
+            text = ds[:decpt] + "." + ds[decpt:]
+        else:
+            text = ds + "0" * (decpt - n)
+    else:
+        e = decpt - 1
+        text = ds[0] + ("." + ds[1:] if n > 1 else "") + "e" + str(e)
+    text = minus + text
+    return text if ("." in text or "e" in text) else text + ".0"
+
+
+_ESCAPES = {0x22: b'\\"', 0x5C: b"\\\\", 0x08: b"\\b", 0x0C: b"\\f", 0x0A: b"\\n", 0x0D: b"\\r",
+            0x09: b"\\t"}
+_JSON_ESCAPE = {bytes([c]): _ESCAPES.get(c, b"\\u%04x" % c) for c in list(range(0x20)) + [0x22, 0x5C]}
+_NEEDS_ESCAPE = re.compile(rb'["\\\x00-\x1f]')
+
+
+def quote_json_string(s: bytes) -> bytes:
+    """double_quote(): JSON string quoting as MySQL does it (bytes >= 0x80 pass through)."""
+    if _NEEDS_ESCAPE.search(s) is None:
+        return b'"' + s + b'"'
+    return b'"' + _NEEDS_ESCAPE.sub(lambda m: _JSON_ESCAPE[m.group()], s) + b'"'
+
+
+def _base64_text(v: JsonValue) -> bytes:
+    """MySQL's base64_encode breaks lines every 76 characters."""
+    enc = base64.b64encode(v.value)
+    lines = b"\n".join(enc[i:i + 76] for i in range(0, len(enc), 76))
+    return b"base64:type%d:" % v.field_type + lines
+
+
+# Json_wrapper::to_string of each scalar kind, unquoted.
+_RAW_TEXT = {
+    "null": lambda v: b"null",
+    "true": lambda v: b"true",
+    "false": lambda v: b"false",
+    "int": lambda v: str(v.value).encode(),
+    "uint": lambda v: str(v.value).encode(),
+    "double": lambda v: format_double(v.value).encode(),
+    "decimal": lambda v: v.value.encode(),
+    "string": lambda v: v.value,
+    "date": lambda v: v.value.encode(),
+    "time": lambda v: v.value.encode(),
+    "datetime": lambda v: v.value.encode(),
+    "timestamp": lambda v: v.value.encode(),
+    "opaque": lambda v: v.value if v.field_type == _MYSQL_VAR_STRING else _base64_text(v),
+}
+# Kinds printed as JSON strings (double-quoted) when json_quoted is on.
+STRING_LIKE = frozenset(("string", "date", "time", "datetime", "timestamp", "opaque"))
+
+
+def _write(v: JsonValue, out: list[bytes], quoted: bool) -> None:
+    kind = v.kind
+    if kind == "object":
+        out.append(b"{")
+        for i, (key, member) in enumerate(v.value):
+            if i:
+                out.append(b", ")
+            out.append(quote_json_string(key))
+            out.append(b": ")
+            _write(member, out, True)
+        out.append(b"}")
+    elif kind == "array":
+        out.append(b"[")
+        for i, item in enumerate(v.value):
+            if i:
+                out.append(b", ")
+            _write(item, out, True)
+        out.append(b"]")
+    elif quoted and kind in STRING_LIKE:
+        out.append(quote_json_string(_RAW_TEXT[kind](v)))
+    else:
+        out.append(_RAW_TEXT[kind](v))
+
+
+def to_json_bytes(value: JsonValue, quoted: bool = False) -> bytes:
+    """Json_wrapper::to_string(json_quoted=quoted) as bytes. mysqlbinlog uses quoted=False: a
+    top-level string (or date, or opaque) is printed bare; inside containers all are quoted."""
+    out: list[bytes] = []
+    _write(value, out, quoted)
+    return b"".join(out)
+
+
+def to_json_text(value: JsonValue, quoted: bool = False) -> str:
+    """to_json_bytes as str (MySQL JSON strings are utf8mb4; stray bytes surrogate-escaped)."""
+    return to_json_bytes(value, quoted).decode("utf-8", "surrogateescape")
+
+
+# my_b_write_quoted (mysqlbinlog's default quote table): \b \f \n \r \t \\ \' escaped, other
+# bytes below 0x20 as \xNN, everything else (UTF-8 included) raw.
+_SQL_ESCAPE = {bytes([c]): b"\\x%02x" % c for c in range(0x20)}
+_SQL_ESCAPE.update({b"\b": b"\\b", b"\f": b"\\f", b"\n": b"\\n", b"\r": b"\\r", b"\t": b"\\t",
+                    b"\\": b"\\\\", b"'": b"\\'"})
+_SQL_NEEDS = re.compile(rb"[\\'\x00-\x1f]")
+
+
+def sql_quote(s: bytes) -> bytes:
+    """my_b_write_quoted: how mysqlbinlog prints a string value, quotes included."""
+    return b"'" + _SQL_NEEDS.sub(lambda m: _SQL_ESCAPE[m.group()], s) + b"'"
+
+
+def mysqlbinlog_bytes(value: JsonValue) -> bytes:
+    """Exactly what `mysqlbinlog -vvv` prints after `@N=` for a (full) JSON column value."""
+    return sql_quote(to_json_bytes(value, False))
+
+
+def mysqlbinlog_text(value: JsonValue) -> str:
+    return mysqlbinlog_bytes(value).decode("utf-8", "surrogateescape")
+
+
+def to_canonical(value: JsonValue) -> dict[str, Any]:
+    """The canonical model's form: {"type": "json", "value": <JSON text>}. The text is the quoted
+    form (a top-level string keeps its quotes, as SELECT shows it), so the JSON string "1" and the
+    number 1 stay distinct; inside containers it is identical to mysqlbinlog's. A document whose
+    strings are not UTF-8 (only a corrupt one) is {"type": "json_bytes", "value": <hex>}."""
+    raw = to_json_bytes(value, True)
+    try:
+        return {"type": "json", "value": raw.decode("utf-8")}
+    except UnicodeDecodeError:
+        return {"type": "json_bytes", "value": raw.hex()}
