@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import mmap
 import os
+from dataclasses import replace
 from typing import Any, Iterator
 
 from .context import DecodeContext
-from .errors import BinlogError, UnknownEventType
+from .errors import BadEventBody, BinlogError, UnknownEventType
 from .event_types import EventType, HeaderFlag
 from .events import DECODERS
 from .fde import FormatDescription
@@ -57,19 +58,30 @@ def decode_raw(buf: bytes, raw: RawEvent, ctx: DecodeContext, origin: int = 0) -
 
 
 def _nested_decoder(ctx: DecodeContext):
-    def decode_nested(payload: bytes, origin: int) -> list[dict[str, Any]]:
+    depth = 0
+
+    def decode_nested(payload: bytes, origin: int, position: int,
+                      next_position: int | None) -> list[dict[str, Any]]:
         """Decode the event stream inside a Transaction_payload: no magic, the enclosing format,
-        and no checksums (the server writes the inner events without them)."""
+        and no checksums (the server writes the inner events without them). Errors give
+        origin + the offset in payload. Every event gets `position` and `next_position` (what
+        mysqlbinlog prints for them: the end and end_log_pos of the enclosing event)."""
+        nonlocal depth
+        if depth:
+            raise BadEventBody(origin, "a Transaction_payload inside another Transaction_payload")
         outer = ctx.format
         inner_format = FormatDescription(outer.binlog_version, outer.server_version,
                                          outer.create_timestamp, outer.header_length,
                                          outer.post_header_lengths, None)
         events = []
+        depth += 1
         try:
             for raw in walk(payload, verify_checksums=False, origin=origin, skip_magic=True,
                             format=inner_format):
-                events.append(decode_raw(payload, raw, ctx, origin).to_json())
+                event = decode_raw(payload, raw, ctx, origin)
+                events.append(replace(event, position=position, next_position=next_position).to_json())
         finally:
+            depth -= 1
             ctx.format = outer
         return events
     return decode_nested
