@@ -1,0 +1,324 @@
+"""The `mutate` engine: a deterministic walk of the operator catalogue over seed binlogs.
+
+Input i of a run with seed S is operator ops[i % len(ops)] applied to a seed and an RNG both drawn
+from random.Random(f"{S}:{i}") (the next seed is tried when an operator has nothing to work on),
+so any input can be rebuilt from (S, i) alone and a run's counts do not depend on timing.
+
+Parsing happens in child processes (fork) under RLIMIT_AS and a per-input timer, so a crash, hang
+or memory blow-up is recorded as a finding with its reproducer and the run goes on. A child that
+dies or stops answering has its batch re-run one input per child to find the input responsible.
+"""
+from __future__ import annotations
+
+import json
+import multiprocessing as mp
+import random
+import resource
+import signal
+import time
+import traceback
+from collections import Counter
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from harness.mutations import CATALOGUE, Binlog, Expect, Mutation, NotApplicable
+from oracle.errors import BinlogError
+
+from . import findings as F
+from .outcome import Outcome, Parse, effective_expectation, oracle_parse, violation
+from .seeds import Seed
+
+
+class Hang(Exception):
+    """Raised by the per-input timer inside a child."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    seed: int = 0
+    count: int = 1000
+    operators: tuple[str, ...] = ()  # empty: the whole catalogue
+    timeout: float = 5.0  # seconds per input
+    memory_mb: int = 2048  # RLIMIT_AS of each child
+    workers: int = 1
+    batch: int = 200
+    out_dir: Path | None = None  # reproducers and summary.json; None: keep nothing on disk
+    progress_every: int = 10000
+    keep_per_signature: int = 3
+
+
+@dataclass
+class Stats:
+    inputs: int = 0
+    not_applicable: int = 0
+    per_operator: dict[str, Counter] = field(default_factory=dict)
+    peak_child_rss_kb: int = 0
+
+    def count(self, op: str, status: str) -> None:
+        self.per_operator.setdefault(op, Counter())[status] += 1
+
+
+# -- building input i ---------------------------------------------------------------------------
+
+@dataclass
+class Plan:
+    index: int
+    operator: str
+    seed_index: int
+    rng_seed: str
+    mutation: Mutation
+
+
+def build(i: int, s: Settings, ops: Sequence[str], seeds: Sequence[Binlog]) -> Plan | None:
+    """Input i of the run, or None when no seed suits its operator."""
+    name = ops[i % len(ops)]
+    start = random.Random(f"{s.seed}:{i}").randrange(len(seeds))
+    for attempt in range(len(seeds)):
+        k = (start + attempt) % len(seeds)
+        rng_seed = f"{s.seed}:{i}:{attempt}"
+        try:
+            m = CATALOGUE[name].apply(seeds[k], random.Random(rng_seed))
+        except NotApplicable:
+            continue
+        return Plan(i, name, k, rng_seed, m)
+    return None
+
+
+# -- one input, inside a child ------------------------------------------------------------------
+
+def _on_alarm(signum: int, frame: Any) -> None:
+    raise Hang()
+
+
+def _crash_site(exc: BaseException) -> str:
+    tb = traceback.extract_tb(exc.__traceback__)
+    last = tb[-1] if tb else None
+    where = f"{Path(last.filename).name}:{last.lineno}" if last else "?"
+    return f"{type(exc).__name__}@{where}"
+
+
+def check_one(plan: Plan, seed_name: str, seed_outcome: Outcome, parse: Parse, timeout: float,
+              run_seed: int) -> tuple[str, F.Finding | None]:
+    """Parse one mutated input; returns (status, finding)."""
+    m = plan.mutation
+    note = {**m.note(), "seed": seed_name, "rng_seed": plan.rng_seed, "index": plan.index,
+            "run_seed": run_seed, "seed_outcome": seed_outcome.summary()}
+    signal.setitimer(signal.ITIMER_REAL, timeout)
+    try:
+        got = parse(m.data)
+    except Hang:
+        return F.HANG, F.Finding(F.HANG, f"hang:{m.operator}", f"over {timeout}s", m.data, note)
+    except MemoryError:
+        return F.MEMORY, F.Finding(F.MEMORY, f"memory:{m.operator}", "MemoryError", m.data, note)
+    except BinlogError as e:  # a parse callable that lets typed errors escape is fine too
+        got = Outcome(error_kind=e.kind, error_offset=e.offset)
+    except Exception as e:  # noqa: BLE001 - any other exception is the finding
+        site = _crash_site(e)
+        note["traceback"] = traceback.format_exc(limit=-8)
+        return F.CRASH, F.Finding(F.CRASH, f"crash:{site}", f"{site}: {e}"[:500], m.data, note)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+    note["outcome"] = got.summary()
+    status = "accepted" if got.accepted else f"rejected:{got.error_kind}"
+    why = violation(m, seed_outcome, got)
+    if why is None:
+        return status, None
+    kind = (F.BAD_CRC if m.operator.startswith("crc_") and effective_expectation(m, seed_outcome)
+            is Expect.MUST_REJECT and got.accepted else F.EXPECTATION)
+    return kind, F.Finding(kind, f"{kind}:{m.operator}", why, m.data, note)
+
+
+# -- children -----------------------------------------------------------------------------------
+
+@dataclass
+class Shared:
+    """What every child inherits by fork: settings, parsed seeds and their outcomes."""
+
+    settings: Settings
+    ops: tuple[str, ...]
+    seeds: list[Seed]
+    parsed: list[Binlog]
+    outcomes: list[Outcome]
+    parse: Parse
+
+
+def _child(conn: Connection, sh: Shared) -> None:
+    s = sh.settings
+    limit = s.memory_mb * 2**20
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    signal.signal(signal.SIGALRM, _on_alarm)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    while True:
+        job = conn.recv()
+        if job is None:
+            return
+        results = []
+        for i in job:
+            plan = build(i, s, sh.ops, sh.parsed)
+            if plan is None:
+                results.append((i, sh.ops[i % len(sh.ops)], "n/a", None))
+                continue
+            status, finding = check_one(plan, sh.seeds[plan.seed_index].name,
+                                        sh.outcomes[plan.seed_index], sh.parse, s.timeout, s.seed)
+            results.append((i, plan.operator, status, finding))
+        conn.send((results, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))
+
+
+class Child:
+    def __init__(self, ctx: Any, sh: Shared) -> None:
+        self.conn, theirs = ctx.Pipe()
+        self.proc = ctx.Process(target=_child, args=(theirs, sh), daemon=True)
+        self.proc.start()
+        theirs.close()
+        self.job: list[int] | None = None
+        self.sent = 0.0
+
+    def send(self, job: list[int]) -> None:
+        self.job, self.sent = job, time.monotonic()
+        self.conn.send(job)
+
+    def stop(self) -> None:
+        try:
+            self.conn.send(None)
+        except (BrokenPipeError, OSError):
+            pass
+        self.proc.join(2)
+        if self.proc.is_alive():
+            self.proc.kill()
+            self.proc.join()
+
+
+# -- the run ------------------------------------------------------------------------------------
+
+def run(seeds: Sequence[Seed], settings: Settings, parse: Parse = oracle_parse,
+        progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Run the engine; returns the summary (also written to out_dir/summary.json)."""
+    s = settings
+    ops = s.operators or tuple(CATALOGUE)
+    unknown = [o for o in ops if o not in CATALOGUE]
+    if unknown:
+        raise ValueError(f"unknown operators: {unknown}")
+    if not seeds:
+        raise ValueError("no seed binlogs")
+    log = F.FindingLog(s.out_dir / "findings" if s.out_dir else None, s.keep_per_signature)
+    parsed = [Binlog.parse(x.data) for x in seeds]
+    outcomes = [_seed_outcome(x, parse, log) for x in seeds]
+    sh = Shared(s, tuple(ops), list(seeds), parsed, outcomes, parse)
+    stats = Stats()
+    started = time.monotonic()
+    last_report = 0
+
+    def record(results: list, rss: int) -> None:
+        nonlocal last_report
+        stats.peak_child_rss_kb = max(stats.peak_child_rss_kb, rss)
+        for _i, op, status, finding in results:
+            if status == "n/a":
+                stats.not_applicable += 1
+            else:
+                stats.inputs += 1
+            stats.count(op, status)
+            if finding is not None:
+                log.add(finding)
+        done = stats.inputs + stats.not_applicable
+        if progress and done - last_report >= s.progress_every:
+            last_report = done
+            elapsed = time.monotonic() - started
+            progress(f"{done}/{s.count} inputs, {stats.inputs / elapsed:.0f}/s, "
+                     f"findings {sum(log.counts.values())}, peak child RSS {stats.peak_child_rss_kb // 1024} MiB")
+
+    _drive(sh, record, log)
+    elapsed = time.monotonic() - started
+    summary = {
+        "engine": "mutate", "seed": s.seed, "count": s.count, "operators": len(ops),
+        "seeds": len(seeds), "inputs": stats.inputs, "not_applicable": stats.not_applicable,
+        "elapsed_s": round(elapsed, 2), "inputs_per_s": round(stats.inputs / elapsed, 1) if elapsed else None,
+        "peak_child_rss_mib": round(stats.peak_child_rss_kb / 1024, 1),
+        "timeout_s": s.timeout, "memory_limit_mib": s.memory_mb,
+        "findings": log.summary(),
+        "per_operator": {op: dict(sorted(c.items())) for op, c in sorted(stats.per_operator.items())},
+    }
+    if s.out_dir:
+        s.out_dir.mkdir(parents=True, exist_ok=True)
+        (s.out_dir / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    return summary
+
+
+def _seed_outcome(seed: Seed, parse: Parse, log: F.FindingLog) -> Outcome:
+    """The unmutated seed's outcome (a crash on a seed itself is a finding too)."""
+    try:
+        return parse(seed.data)
+    except BinlogError as e:
+        return Outcome(error_kind=e.kind, error_offset=e.offset)
+    except Exception as e:  # noqa: BLE001
+        site = _crash_site(e)
+        log.add(F.Finding(F.CRASH, f"crash:{site}", f"unmutated seed: {site}: {e}"[:500], seed.data,
+                          {"operator": "none", "seed": seed.name, "traceback": traceback.format_exc(limit=-8)}))
+        return Outcome(error_kind="crash")
+
+
+def _drive(sh: Shared, record: Callable[[list, int], None], log: F.FindingLog) -> None:
+    s = sh.settings
+    ctx = mp.get_context("fork")
+    batches = [list(range(a, min(a + s.batch, s.count))) for a in range(0, s.count, s.batch)]
+    batches.reverse()  # pop() from the end hands them out in order
+    idle = [Child(ctx, sh) for _ in range(max(1, s.workers))]
+    busy: list[Child] = []
+    deadline = s.timeout * s.batch + 30  # backstop for a hang the in-child timer cannot break
+    try:
+        while batches or busy:
+            while idle and batches:
+                c = idle.pop()
+                c.send(batches.pop())
+                busy.append(c)
+            ready = mp.connection.wait([c.conn for c in busy] + [c.proc.sentinel for c in busy], timeout=1.0)
+            for c in list(busy):
+                if c.conn in ready and c.conn.poll():
+                    try:
+                        results, rss = c.conn.recv()
+                    except (EOFError, OSError):
+                        results = None
+                    if results is not None:
+                        record(results, rss)
+                        busy.remove(c)
+                        idle.append(c)
+                        continue
+                if not c.proc.is_alive() or time.monotonic() - c.sent > deadline:
+                    busy.remove(c)
+                    c.stop()
+                    _isolate(ctx, sh, c.job or [], record, log)
+                    idle.append(Child(ctx, sh))
+    finally:
+        for c in idle + busy:
+            c.stop()
+
+
+def _isolate(ctx: Any, sh: Shared, job: list[int], record: Callable[[list, int], None],
+             log: F.FindingLog) -> None:
+    """Re-run a batch whose child died or stalled, one input per child, to find the culprit."""
+    s = sh.settings
+    for i in job:
+        c = Child(ctx, sh)
+        c.send([i])
+        if c.conn.poll(s.timeout * 3 + 10):
+            try:
+                results, rss = c.conn.recv()
+                record(results, rss)
+                c.stop()
+                continue
+            except (EOFError, OSError):
+                pass
+        alive = c.proc.is_alive()
+        c.stop()
+        plan = build(i, s, sh.ops, sh.parsed)
+        if plan is None:
+            continue
+        m = plan.mutation
+        kind = F.HANG if alive else F.MEMORY if c.proc.exitcode == -signal.SIGKILL else F.CRASH
+        detail = "no answer (stuck outside Python)" if alive else f"child exit code {c.proc.exitcode}"
+        note = {**m.note(), "seed": sh.seeds[plan.seed_index].name, "rng_seed": plan.rng_seed,
+                "index": i, "run_seed": s.seed}
+        log.add(F.Finding(kind, f"{kind}:{m.operator}:child", detail, m.data, note))
+        record([(i, plan.operator, kind, None)], 0)

@@ -1,0 +1,92 @@
+"""What one parse of one input gave, and whether it keeps a mutation operator's promise.
+
+A parser under fuzzing is any callable `parse(data: bytes) -> Outcome` that returns the canonical
+events it decoded and the typed error it stopped at, and lets every other exception escape (the
+engines count those as crashes). `oracle_parse` adapts the reference decoder.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from harness.mutations import Expect, Mutation
+
+
+@dataclass
+class Outcome:
+    events: list[dict[str, Any]] = field(default_factory=list)
+    error_kind: str | None = None  # None: decoded to the end
+    error_offset: int | None = None
+
+    @property
+    def accepted(self) -> bool:
+        return self.error_kind is None
+
+    def summary(self) -> dict[str, Any]:
+        return {"events": len(self.events), "error": self.error_kind, "offset": self.error_offset}
+
+
+Parse = Callable[[bytes], Outcome]
+
+
+def oracle_parse(data: bytes) -> Outcome:
+    """The reference decoder, checksums verified. Only oracle.errors.BinlogError is a rejection."""
+    from oracle import BinlogError, decode_bytes
+    out = Outcome()
+    try:
+        for event in decode_bytes(data):
+            out.events.append(event.to_json())
+    except BinlogError as e:
+        out.error_kind = e.kind
+        out.error_offset = e.offset
+    return out
+
+
+def _without(event: dict[str, Any], keys: frozenset[str]) -> dict[str, Any]:
+    rest = {k: v for k, v in event.items() if k not in keys}
+    if "checksum" in rest:  # a recomputed CRC is a repair, not a change
+        rest["checksum"] = {k: v for k, v in rest["checksum"].items() if k != "stored"}
+    return rest
+
+
+def effective_expectation(m: Mutation, seed: Outcome) -> Expect:
+    """An operator's promise is about a seed that decodes: over a seed that is itself rejected,
+    only "no crash" (and, for damage, rejection) can be asserted."""
+    if m.expect is Expect.MUST_ACCEPT_WITH_CHANGE and not seed.accepted:
+        return Expect.ANY_CLEAN
+    return m.expect
+
+
+def violation(m: Mutation, seed: Outcome, got: Outcome) -> str | None:
+    """Why `got` breaks the operator's declared expectation, or None when it keeps it."""
+    expect = effective_expectation(m, seed)
+    first = m.event_index if m.event_index is not None else 0
+    # Events before the damage decode as in the seed, whatever the expectation.
+    prefix = min(first, len(seed.events))
+    if expect is not Expect.ANY_CLEAN and got.events[:prefix] != seed.events[:prefix]:
+        if len(got.events) < prefix:
+            return f"stopped after {len(got.events)} events, before the mutated event {first}"
+        return "an event before the mutated one decodes differently"
+    if expect is Expect.MUST_REJECT:
+        return None if not got.accepted else f"accepted ({len(got.events)} events), must reject"
+    if expect is Expect.MUST_ACCEPT_WITH_CHANGE:
+        return _accept_violation(m, seed, got)
+    return None
+
+
+def _accept_violation(m: Mutation, seed: Outcome, got: Outcome) -> str | None:
+    if not got.accepted:
+        return f"rejected with {got.error_kind} at {got.error_offset}, must accept"
+    want = seed.events if m.event_count is None else seed.events[:m.event_count]
+    if len(got.events) != len(want):
+        return f"{len(got.events)} events, expected {len(want)}"
+    for j, (a, b) in enumerate(zip(want, got.events)):
+        if j == m.event_index:
+            if _without(a, m.changed) != _without(b, m.changed):
+                diff = sorted(k for k in set(a) | set(b) if k not in m.changed and a.get(k) != b.get(k))
+                return f"event {j}: fields {diff} changed besides {sorted(m.changed)}"
+            if m.changed and all(a.get(k) == b.get(k) for k in m.changed):
+                return f"event {j}: none of {sorted(m.changed)} changed"
+        elif a != b:
+            return f"event {j} changed; only event {m.event_index} should"
+    return None

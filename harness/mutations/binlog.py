@@ -1,0 +1,162 @@
+"""A binlog as a list of editable events, and the repairs that keep it well-formed around a mutation.
+
+Operators edit events in place (header fields, body bytes, whole events inserted, dropped or moved)
+and `Binlog.assemble` puts the file back together, repairing what the operator did not mean to
+break: each event's event_size, the next-position field of every event (wherever it pointed at
+its own end or start in the seed), and the CRC32 of every event whose bytes changed. An operator
+that means to break one of these turns its repair off for that event (fix_size, fix_pos, fix_crc).
+Events are located with the oracle's framing walk (checksums not verified), so a seed that is
+itself broken keeps its unframable rest as an opaque tail.
+"""
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field
+
+from oracle.checksum import CHECKSUM_LEN, event_crc32
+from oracle.errors import BinlogError
+from oracle.event_types import EventType
+from oracle.fde import FormatDescription
+from oracle.framing import MAGIC, walk
+from oracle.header import V4_HEADER_LEN
+
+_U32 = struct.Struct("<I")
+SIZE_AT, POS_AT, FLAGS_AT = 9, 13, 17  # offsets of event_size, log_pos, flags in a common header
+
+
+@dataclass
+class Ev:
+    head: bytearray  # the common header (13 bytes in binlog v1, 19 or more after)
+    body: bytearray  # post-header + payload (+ the Format_description's checksum-algorithm byte)
+    crc: bytes | None  # the stored 4-byte CRC trailer; None when the event carries none
+    format: FormatDescription  # the format in force for this event in the seed
+    original: bytes  # the event as read from the seed, to tell which events changed
+    pos_rule: str = "keep"  # how log_pos related to the seed position: "end", "start" or "keep"
+    fix_size: bool = True
+    fix_pos: bool = True
+    fix_crc: bool = True
+
+    @property
+    def type_code(self) -> int:
+        return self.head[4]
+
+    @property
+    def v4(self) -> bool:
+        return len(self.head) >= V4_HEADER_LEN
+
+    def get_u32(self, at: int) -> int:
+        return _U32.unpack_from(self.head, at)[0]
+
+    def set_u32(self, at: int, value: int) -> None:
+        _U32.pack_into(self.head, at, value & 0xFFFFFFFF)
+
+    @property
+    def flags(self) -> int:
+        return int.from_bytes(self.head[FLAGS_AT:FLAGS_AT + 2], "little") if self.v4 else 0
+
+    @flags.setter
+    def flags(self, value: int) -> None:
+        self.head[FLAGS_AT:FLAGS_AT + 2] = (value & 0xFFFF).to_bytes(2, "little")
+
+    def size(self) -> int:
+        return len(self.head) + len(self.body) + (CHECKSUM_LEN if self.crc is not None else 0)
+
+    def post_header_len(self) -> int:
+        return self.format.post_header_len(self.type_code)
+
+    def copy(self) -> "Ev":
+        return Ev(bytearray(self.head), bytearray(self.body), self.crc, self.format, self.original,
+                  self.pos_rule, self.fix_size, self.fix_pos, self.fix_crc)
+
+
+@dataclass
+class Binlog:
+    magic: bytes
+    events: list[Ev]
+    tail: bytes = b""  # bytes after the last event that framed (a broken seed's rest)
+    framing_error: str | None = None  # why the walk stopped early, for broken seeds
+    meta: dict = field(default_factory=dict)
+
+    @classmethod
+    def parse(cls, data: bytes) -> "Binlog":
+        data = bytes(data)
+        if not data.startswith(MAGIC):
+            raise ValueError("not a binlog: no magic")
+        events: list[Ev] = []
+        end_of_last, error = len(MAGIC), None
+        try:
+            for raw in walk(data, verify_checksums=False):
+                size = raw.header.event_size
+                end = raw.offset + size
+                has_crc = raw.checksum_stored is not None
+                body_end = end - CHECKSUM_LEN if has_crc else end
+                ev = Ev(bytearray(data[raw.offset:raw.body_start]),
+                        bytearray(data[raw.body_start:body_end]),
+                        data[body_end:end] if has_crc else None,
+                        raw.format, data[raw.offset:end])
+                log_pos = raw.header.log_pos
+                ev.pos_rule = ("end" if log_pos == end else "start" if log_pos == raw.offset
+                               else "keep")
+                events.append(ev)
+                end_of_last = end
+        except BinlogError as e:
+            error = str(e)
+        return cls(MAGIC, events, data[end_of_last:], error)
+
+    def copy(self) -> "Binlog":
+        """A copy whose events can be edited without touching self (formats and the seed's
+        original bytes are immutable and shared)."""
+        return Binlog(self.magic, [ev.copy() for ev in self.events], self.tail, self.framing_error,
+                      dict(self.meta))
+
+    def assemble(self) -> bytes:
+        out = bytearray(self.magic)
+        for ev in self.events:
+            start = len(out)
+            size = ev.size()
+            if ev.fix_size:
+                ev.set_u32(SIZE_AT, size)
+            if ev.v4 and ev.fix_pos and ev.pos_rule != "keep":
+                ev.set_u32(POS_AT, start + size if ev.pos_rule == "end" else start)
+            out += ev.head
+            out += ev.body
+            if ev.crc is not None:
+                if ev.fix_crc and bytes(out[start:]) != ev.original[:-CHECKSUM_LEN]:
+                    ev.crc = _U32.pack(event_crc32(bytes(out[start:]) + bytes(CHECKSUM_LEN)))
+                out += ev.crc
+        out += self.tail
+        return bytes(out)
+
+    # -- finding things ----------------------------------------------------------------------
+    def indices(self, *type_codes: int) -> list[int]:
+        return [i for i, ev in enumerate(self.events) if ev.type_code in type_codes]
+
+    def fde_index(self) -> int | None:
+        found = self.indices(EventType.FORMAT_DESCRIPTION_EVENT)
+        return found[0] if found else None
+
+    def has_crc32(self) -> bool:
+        return any(ev.crc is not None and ev.type_code != EventType.FORMAT_DESCRIPTION_EVENT
+                   for ev in self.events)
+
+
+def packed_int(buf: bytes | bytearray, pos: int) -> tuple[int, int]:
+    """MySQL's length-encoded integer at pos: (value, position after it). Raises IndexError or
+    ValueError on bytes that do not hold one; callers treat that as "not applicable"."""
+    first = buf[pos]
+    if first < 251:
+        return first, pos + 1
+    width = {252: 2, 253: 3, 254: 8}.get(first)
+    if width is None or pos + 1 + width > len(buf):
+        raise ValueError("not a packed integer")
+    return int.from_bytes(buf[pos + 1:pos + 1 + width], "little"), pos + 1 + width
+
+
+def encode_packed_int(value: int) -> bytes:
+    if value < 251:
+        return bytes([value])
+    if value < 1 << 16:
+        return b"\xfc" + value.to_bytes(2, "little")
+    if value < 1 << 24:
+        return b"\xfd" + value.to_bytes(3, "little")
+    return b"\xfe" + value.to_bytes(8, "little")

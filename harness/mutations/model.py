@@ -1,0 +1,103 @@
+"""What a mutation operator is and what it promises.
+
+An operator is a small function that edits a copy of a parsed seed binlog in place, using only
+the seeded RNG it is given, and returns a Change: a one-line description and the outcome a correct
+parser must show. `apply` wraps it: copy, edit, reassemble with repairs (binlog.py), and the
+Mutation an engine checks. Operators are registered by name in CATALOGUE, so engines enumerate,
+sample and replay them by name.
+"""
+from __future__ import annotations
+
+import enum
+import random
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .binlog import Binlog
+
+
+class Expect(enum.Enum):
+    MUST_REJECT = "MUST_REJECT"  # a clean, typed error; every event before the damage unchanged
+    MUST_ACCEPT_WITH_CHANGE = "MUST_ACCEPT_WITH_CHANGE"  # same outcome but for the declared fields
+    ANY_CLEAN = "ANY_CLEAN"  # implementation-defined; never a crash, hang or memory blow-up
+
+
+class NotApplicable(Exception):
+    """The seed has nothing this operator can work on (no Query event, no checksums, ...)."""
+
+
+@dataclass(frozen=True)
+class Mutation:
+    operator: str
+    description: str
+    data: bytes
+    expect: Expect
+    # Index (in the seed's event list) of the first event the mutation touches; events before it
+    # must decode exactly as in the seed, whatever the expectation.
+    event_index: int | None = None
+    # MUST_ACCEPT_WITH_CHANGE: the canonical top-level fields of event_index allowed to differ
+    # (at least one must); every other event and field must be identical to the seed's.
+    changed: frozenset[str] = frozenset()
+    # MUST_ACCEPT_WITH_CHANGE: how many events the mutated file has (None: as many as the seed).
+    event_count: int | None = None
+
+    def note(self) -> dict:
+        """The JSON-able description saved next to a reproducer."""
+        return {"operator": self.operator, "description": self.description,
+                "expect": self.expect.value, "event_index": self.event_index,
+                "changed": sorted(self.changed), "event_count": self.event_count}
+
+
+@dataclass(frozen=True)
+class Change:
+    """What an operator reports back about the edit it made (see Mutation for the fields)."""
+
+    description: str
+    expect: Expect
+    event_index: int | None = None
+    changed: frozenset[str] = frozenset()
+    event_count: int | None = None
+    # Applied to the assembled bytes, for damage no event model can hold (a cut mid-event).
+    post: Callable[[bytes], bytes] | None = None
+
+
+Operator = Callable[[Binlog, random.Random], Change]
+
+
+@dataclass(frozen=True)
+class OperatorInfo:
+    name: str
+    area: str  # header, query, checksum, framing, body
+    fn: Operator = field(repr=False)
+
+    def apply(self, seed: Binlog, rng: random.Random) -> Mutation:
+        """Mutate a copy of seed. Raises NotApplicable when the seed offers nothing to mutate."""
+        b = seed.copy()
+        c = self.fn(b, rng)
+        data = b.assemble()
+        if c.post is not None:
+            data = c.post(data)
+        return Mutation(self.name, c.description, data, c.expect, c.event_index,
+                        frozenset(c.changed), c.event_count)
+
+
+def pick(b: Binlog, rng: random.Random, accept: Callable[[int], bool] = lambda i: True,
+         what: str = "event") -> int:
+    """A random index of an event that accept() likes; NotApplicable when there is none."""
+    found = [i for i in range(len(b.events)) if accept(i)]
+    if not found:
+        raise NotApplicable(f"no {what} to mutate")
+    return rng.choice(found)
+
+
+CATALOGUE: dict[str, OperatorInfo] = {}
+
+
+def operator(name: str, area: str) -> Callable[[Operator], Operator]:
+    """Register fn under name. Names are stable: reproducer notes refer to them."""
+    def register(fn: Operator) -> Operator:
+        if name in CATALOGUE:
+            raise ValueError(f"operator {name} registered twice")
+        CATALOGUE[name] = OperatorInfo(name, area, fn)
+        return fn
+    return register
