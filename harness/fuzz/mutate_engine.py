@@ -223,27 +223,42 @@ def run(seeds: Sequence[Seed], settings: Settings, parse: Parse = oracle_parse,
             if finding is not None:
                 log.add(finding)
         done = stats.inputs + stats.not_applicable
-        if progress and done - last_report >= s.progress_every:
+        if done - last_report >= s.progress_every:
             last_report = done
             elapsed = time.monotonic() - started
-            progress(f"{done}/{s.count} inputs, {stats.inputs / elapsed:.0f}/s, "
-                     f"findings {sum(log.counts.values())}, peak child RSS {stats.peak_child_rss_kb // 1024} MiB")
+            checkpoint(f"{done}/{s.count} inputs, {stats.inputs / elapsed:.0f}/s, "
+                       f"findings {sum(log.counts.values())}, peak child RSS {stats.peak_child_rss_kb // 1024} MiB")
+
+    def summarize() -> dict[str, Any]:
+        elapsed = time.monotonic() - started
+        return {
+            "engine": "mutate", "seed": s.seed, "count": s.count, "done": stats.inputs + stats.not_applicable,
+            "operators": len(ops), "seeds": len(seeds), "inputs": stats.inputs,
+            "not_applicable": stats.not_applicable, "elapsed_s": round(elapsed, 2),
+            "inputs_per_s": round(stats.inputs / elapsed, 1) if elapsed else None,
+            "peak_child_rss_mib": round(stats.peak_child_rss_kb / 1024, 1),
+            "timeout_s": s.timeout, "memory_limit_mib": s.memory_mb,
+            "findings": log.summary(),
+            "per_operator": {op: dict(sorted(c.items())) for op, c in sorted(stats.per_operator.items())},
+        }
+
+    def checkpoint(line: str) -> None:
+        _write_summary(s.out_dir, summarize())
+        if progress:
+            progress(line)
 
     _drive(sh, record, log)
-    elapsed = time.monotonic() - started
-    summary = {
-        "engine": "mutate", "seed": s.seed, "count": s.count, "operators": len(ops),
-        "seeds": len(seeds), "inputs": stats.inputs, "not_applicable": stats.not_applicable,
-        "elapsed_s": round(elapsed, 2), "inputs_per_s": round(stats.inputs / elapsed, 1) if elapsed else None,
-        "peak_child_rss_mib": round(stats.peak_child_rss_kb / 1024, 1),
-        "timeout_s": s.timeout, "memory_limit_mib": s.memory_mb,
-        "findings": log.summary(),
-        "per_operator": {op: dict(sorted(c.items())) for op, c in sorted(stats.per_operator.items())},
-    }
-    if s.out_dir:
-        s.out_dir.mkdir(parents=True, exist_ok=True)
-        (s.out_dir / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    summary = summarize()
+    _write_summary(s.out_dir, summary)
     return summary
+
+
+def _write_summary(out_dir: Path | None, summary: dict[str, Any]) -> None:
+    if out_dir:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        tmp = out_dir / "summary.json.tmp"
+        tmp.write_text(json.dumps(summary, indent=2) + "\n")
+        tmp.replace(out_dir / "summary.json")
 
 
 def _seed_outcome(seed: Seed, parse: Parse, log: F.FindingLog) -> Outcome:
