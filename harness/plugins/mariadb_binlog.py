@@ -1,0 +1,39 @@
+"""MariaDB's real `mariadb-binlog -vvv` (Debian's mariadb-client on the host), its text read
+into the canonical model."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+
+from .text_tool import TextToolParser
+
+EXE = os.environ.get("MARIADB_BINLOG", "/usr/bin/mariadb-binlog")
+TIMEOUT = 300
+
+
+class MariadbBinlogParser(TextToolParser):
+    name = "mariadb-binlog"
+
+    def __init__(self) -> None:
+        self.version = "unknown"
+        if shutil.which(EXE):
+            try:
+                out = subprocess.run([EXE, "--version"], capture_output=True, timeout=30, check=False)
+                self.version = out.stdout.decode("utf-8", "replace").strip() or "unknown"
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+
+    def unavailable_reason(self) -> str | None:
+        if not shutil.which(EXE):
+            return f"{EXE} is not installed (Debian package mariadb-client)"
+        try:
+            import oracle.mysqlbinlog_text  # noqa: F401
+        except Exception as e:
+            return f"cannot import the text parser: {type(e).__name__}: {e}"
+        return None
+
+    def run_tool(self, path: str) -> tuple[bytes, bytes, int]:
+        proc = subprocess.run([EXE, "-vvv", path], capture_output=True, timeout=TIMEOUT, check=False,
+                              env={**os.environ, "TZ": "UTC"})
+        return proc.stdout, proc.stderr, proc.returncode
