@@ -16,6 +16,7 @@ def post_header(r: Reader, ctx: DecodeContext, type_code: int, v4_default: int) 
     """A reader over the post-header; r is left at the start of the payload."""
     fmt = ctx.format
     length = fmt.post_header_len(type_code) if fmt.post_header_lengths else v4_default
+    r.need(length, "post-header")  # a body shorter than its post-header is truncated
     return r.sub(length, "post-header")
 
 
