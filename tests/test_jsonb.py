@@ -201,6 +201,7 @@ def test_external_binlogs_match_mysqlbinlog(name: str):
     assert [render(*v) for v in json_values(path)] == EXPECTED[name]
 
 
+@pytest.mark.allow_skip_in_ci  # the samples are a developer-machine directory
 @pytest.mark.parametrize("path", _sample_files() or [None], ids=lambda p: p.name if p else "none")
 def test_mysql97_samples_match_mysqlbinlog(path: Path | None):
     if path is None:
@@ -600,3 +601,60 @@ EDGE_DIFFS = [
 def test_handbuilt_diffs_match_real_mysqlbinlog(tmp_path):
     expected = [diffs_mysqlbinlog_text(decode_json_diffs(d), "@2") for d in EDGE_DIFFS]
     _check_with_real_tool(synth_partial(EDGE_DIFFS), expected, tmp_path)
+
+
+# -- documents a real MySQL 9.7 server wrote ----------------------------------------------------
+
+_BIG = json.dumps({f"key{i:05d}": ["v" * 20, i, i * 0.25, {"n": None, "t": True}] for i in range(1100)})
+SERVER_SQL = f"""
+CREATE DATABASE js; CREATE TABLE js.j (id INT PRIMARY KEY, j JSON);
+INSERT INTO js.j VALUES (1, '{{}}'), (2, '[]'), (3, 'null'), (4, 'true'), (5, 'false'), (6, '0'),
+  (7, '-1'), (8, '"str"'), (9, '{{"a": 1, "b": [1, 2.5, "x", null, true, false], "c": {{"d": [[]]}}}}');
+INSERT INTO js.j VALUES (10, '[32767, 32768, -32768, -32769, 2147483647, 2147483648, -2147483649,
+  9223372036854775807, 18446744073709551615, -9223372036854775808, 1e300, -0.5, 3.14159, 1e15, 1e-7]');
+INSERT INTO js.j VALUES (11, JSON_OBJECT('date', CAST('2024-02-29' AS DATE),
+  'time', CAST('-12:34:56.789' AS TIME(3)), 'datetime', CAST('2024-02-29 12:34:56.123456' AS DATETIME(6)),
+  'decimal', CAST(-123.456 AS DECIMAL(10,3)), 'bin', CAST(x'00ff' AS BINARY), 'y', CAST(2024 AS YEAR)));
+INSERT INTO js.j VALUES (12, '{{"unicode": "h\u00e9llo \u2713", "esc": "q\\\\" b\\\\\\\\ t\\\\t c\\\\u0001 u\\\\u001f"}}');
+INSERT INTO js.j VALUES (13, '{_BIG}'), (14, '{"[" * 90 + "1" + "]" * 90}'), (15, NULL),
+  (16, CAST(CAST('12:00:00' AS TIME) AS JSON)), (17, CAST(1.5 AS JSON)), (18, JSON_QUOTE('it''s'));
+UPDATE js.j SET j = JSON_SET(j, '$.a', 2) WHERE id = 9;
+SET SESSION binlog_row_value_options = PARTIAL_JSON; SET SESSION binlog_row_image = MINIMAL;
+CREATE TABLE js.p (id INT PRIMARY KEY, j JSON, k JSON);
+INSERT INTO js.p VALUES (1, '{{"a": 1, "b": "long string value here", "c": [1, 2, 3]}}', '[1, 2, 3]');
+UPDATE js.p SET j = JSON_SET(j, '$.a', 100) WHERE id = 1;
+UPDATE js.p SET j = JSON_REPLACE(j, '$.b', 'short') WHERE id = 1;
+UPDATE js.p SET j = JSON_REMOVE(j, '$.c[1]') WHERE id = 1;
+UPDATE js.p SET j = JSON_SET(j, '$.new', 'x'), k = JSON_REPLACE(k, '$[0]', 9) WHERE id = 1;
+UPDATE js.p SET j = JSON_SET(j, '$.a', 1.5, '$.c[0]', 'y', '$.o', JSON_OBJECT('x', 1)) WHERE id = 1;
+UPDATE js.p SET k = JSON_ARRAY_INSERT(k, '$[0]', 'ins') WHERE id = 1;
+"""
+
+
+@pytest.fixture(scope="module")
+def server_binlog(tmp_path_factory) -> Path:
+    """A binlog MySQL 9.7 wrote for SERVER_SQL (JSON columns only, partial updates included)."""
+    try:
+        from generators import docker_env
+        from generators.profiles import get
+        from generators.server import running_server
+        profile = get("mysql-9.7")
+        if not docker_env.image_exists(profile.image):
+            pytest.skip(f"image {profile.image} is not built")
+    except Exception as e:  # no docker here
+        pytest.skip(f"no MySQL 9.7 server available: {e}")
+    dest = tmp_path_factory.mktemp("jsonb-server")
+    with running_server(profile, {"max_allowed_packet": "64M"}) as server:
+        server.execute(SERVER_SQL)
+        server.flush_logs()
+        return server.copy_binlogs(dest, server.binlog_files()[:-1])[0]
+
+
+def test_server_written_json_matches_mysqlbinlog(server_binlog: Path):
+    out = _docker_mysqlbinlog(server_binlog)
+    if out is None:
+        pytest.skip("the real mysqlbinlog is not available")
+    values = json_values(server_binlog)
+    assert sum(kind == "partial" for kind, *_ in values) >= 5
+    assert max(len(data) for _, data, *_ in values) > 70_000
+    assert [render(*v) for v in values] == printed_json(out)
