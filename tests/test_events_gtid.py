@@ -398,7 +398,7 @@ DECODERS = [(gtid.decode, 33), (gtid.decode, 34), (gtid.decode_tagged, 42), (pre
             (transaction_payload.decode, 40)]
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.sampled_from(DECODERS), st.binary(max_size=120))
 def test_random_bodies_raise_only_binlog_errors(fmt80, decoder_type, raw):
     decoder, type_code = decoder_type
@@ -415,7 +415,7 @@ SEEDS = [_gtid_body(tail=_clock() + (1 | 1 << 55).to_bytes(7, "little") + b"\x00
          _xa(1, 3, b"abc", b"de")]
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.sampled_from(list(zip(SEEDS, [33, 42, 35, 38]))), st.lists(st.tuples(st.integers(0, 200), st.integers(0, 255)), max_size=4))
 def test_mutated_bodies_raise_only_binlog_errors(fmt80, seed, flips):
     raw, type_code = seed
