@@ -1,0 +1,290 @@
+"""The `atheris` engine: a coverage-guided libFuzzer session (PyPI atheris) against a parse callable.
+
+The parent (`run_session`) writes the seed corpus and a dictionary, starts the fuzzer in a child
+process under RLIMIT_AS (libFuzzer ends its process when the session is over), and turns the
+child's files and libFuzzer's final stats into a summary.
+
+The child instruments the packages named (the oracle by default) for coverage, and mutates with
+the operator catalogue (structure-aware: events stay framed and CRCs stay valid unless the operator
+means otherwise), plus libFuzzer's own byte mutations inside one event body with the lengths and
+CRC repaired. Every input is parsed under a CPU-time limit; a non-BinlogError exception, a hang,
+a MemoryError or a broken operator expectation is saved as a reproducer (.bin + .json note with
+the mutation that made it) and the session goes on. Native crashes and hangs that the Python
+timer cannot interrupt are left to libFuzzer, whose artifacts land in artifacts/.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import os
+import pkgutil
+import random
+import re
+import resource
+import signal
+import subprocess
+import sys
+import time
+import traceback
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Sequence
+
+if TYPE_CHECKING:  # importing seeds imports the oracle, which the child must import instrumented
+    from .seeds import Seed
+
+MAX_LEN = 1 << 16
+
+
+@dataclass(frozen=True)
+class AtherisSettings:
+    target: str = "harness.fuzz.outcome:oracle_parse"  # module:function, a Parse callable
+    instrument: tuple[str, ...] = ("oracle",)
+    runs: int = 0  # 0: until max_time
+    max_time: int = 60
+    timeout: float = 5.0
+    memory_mb: int = 4096
+    out_dir: Path = Path("/tmp/binlog-atheris")
+    keep_per_signature: int = 3
+
+
+# -- the parent ---------------------------------------------------------------------------------
+
+def dictionary_entries() -> list[bytes]:
+    """libFuzzer dictionary: the magic, every event type code, status-variable code, header flag
+    and checksum algorithm byte."""
+    from oracle.event_types import EventType, HeaderFlag
+
+    from harness.mutations.query import VALUES
+    entries = [b"\xfebin"]
+    entries += [bytes([int(t)]) for t in EventType]
+    entries += [bytes([code]) for code in sorted(set(VALUES["mysql"]) | set(VALUES["mariadb"]))]
+    entries += [int(f).to_bytes(2, "little") for f in HeaderFlag]
+    entries += [b"\x00", b"\x01", b"\xff"]  # checksum_alg OFF, CRC32, UNDEF
+    return list(dict.fromkeys(entries))
+
+
+def _dict_line(i: int, entry: bytes) -> str:
+    return f'kw{i}="' + "".join(f"\\x{c:02x}" for c in entry) + '"'
+
+
+def run_session(seeds: Sequence["Seed"], s: AtherisSettings) -> dict[str, Any]:
+    out = s.out_dir
+    for sub in ("corpus", "artifacts", "findings"):
+        (out / sub).mkdir(parents=True, exist_ok=True)
+    for seed in seeds:
+        if len(seed.data) <= MAX_LEN:
+            (out / "corpus" / hashlib.sha1(seed.data).hexdigest()).write_bytes(seed.data)
+    (out / "binlog.dict").write_text("\n".join(_dict_line(i, e) for i, e in enumerate(dictionary_entries())) + "\n")
+    config = {**asdict(s), "out_dir": str(out)}
+    (out / "config.json").write_text(json.dumps(config, indent=2))
+    log_path = out / "libfuzzer.log"
+    limit = s.memory_mb * 2**20
+
+    def limits() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+    started = time.monotonic()
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "harness.fuzz.atheris_engine", str(out / "config.json")],
+                                stdout=log, stderr=subprocess.STDOUT, preexec_fn=limits,
+                                cwd=Path(__file__).resolve().parents[2], start_new_session=True)
+        try:
+            rc = proc.wait(timeout=s.max_time + 120)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            rc = proc.wait()
+    summary = summarize(out, rc, time.monotonic() - started)
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    return summary
+
+
+_STAT = re.compile(r"^stat::(\w+):\s*(\d+)", re.M)
+_COV = re.compile(r"^#(\d+)\s+(INITED|NEW|REDUCE|pulse|DONE)\s+cov: (\d+) ft: (\d+)", re.M)
+
+
+def summarize(out: Path, returncode: int, elapsed: float) -> dict[str, Any]:
+    text = (out / "libfuzzer.log").read_text(errors="replace")
+    stats = {k: int(v) for k, v in _STAT.findall(text)}
+    cov = [(int(n), kind, int(c), int(f)) for n, kind, c, f in _COV.findall(text)]
+    inited = next(((c, f) for _n, kind, c, f in cov if kind == "INITED"), None)
+    final = (cov[-1][2], cov[-1][3]) if cov else None
+    state_path = out / "state.json"
+    state = json.loads(state_path.read_text()) if state_path.exists() else {}
+    artifacts = sorted(p.name for p in (out / "artifacts").iterdir())
+    findings = state.get("findings", {})
+    return {
+        "engine": "atheris", "returncode": returncode, "elapsed_s": round(elapsed, 1),
+        "executions": stats.get("number_of_executed_units", state.get("executions")),
+        "executions_per_s": stats.get("average_exec_per_sec"),
+        "new_units": stats.get("new_units_added"),
+        "coverage_initial": {"cov": inited[0], "ft": inited[1]} if inited else None,
+        "coverage_final": {"cov": final[0], "ft": final[1]} if final else None,
+        "peak_rss_mb": stats.get("peak_rss_mb"),
+        "mutations_by_operator": state.get("operators", {}),
+        "findings": findings,
+        "findings_total": sum(sig["count"] for sig in findings.get("signatures", [])) + len(artifacts),
+        "libfuzzer_artifacts": artifacts,
+        "log": str(out / "libfuzzer.log"),
+    }
+
+
+# -- the child ----------------------------------------------------------------------------------
+
+class Hang(Exception):
+    pass
+
+
+def _on_timer(signum: int, frame: Any) -> None:
+    raise Hang()
+
+
+def _import_instrumented(packages: Sequence[str]) -> None:
+    """Import every module of the packages under atheris' coverage instrumentation. Must run
+    before anything else imports them, or they stay uninstrumented."""
+    import atheris
+    with atheris.instrument_imports(include=list(packages)):
+        for name in packages:
+            pkg = importlib.import_module(name)
+            for info in pkgutil.walk_packages(getattr(pkg, "__path__", []), name + "."):
+                if not info.name.endswith("__main__"):
+                    importlib.import_module(info.name)
+
+
+class Session:
+    """State of the child: the parse callable, the last mutation's note, findings, counters."""
+
+    def __init__(self, config: dict[str, Any]) -> None:
+        from harness.mutations import CATALOGUE
+
+        from . import findings as F
+        mod, fn = config["target"].split(":")
+        self.parse = getattr(importlib.import_module(mod), fn)
+        self.ops = list(CATALOGUE.values())
+        self.timeout = float(config["timeout"])
+        self.out = Path(config["out_dir"])
+        self.log = F.FindingLog(self.out / "findings", int(config["keep_per_signature"]))
+        self.last: tuple[str, dict[str, Any], Any, bytes] | None = None  # (sha1, note, mutation, input)
+        self.base: dict[str, Any] = {}  # sha1 of a mutator input -> its outcome
+        self.executions = 0
+        self.operators: dict[str, int] = {}
+        self.saved_at = 0.0
+
+    # libFuzzer custom mutator: (data, max_size, seed) -> bytes
+    def mutate(self, data: bytes, max_size: int, seed: int) -> bytes:
+        import atheris
+
+        from harness.mutations import Binlog, NotApplicable
+        rng = random.Random(seed)
+        try:
+            b = Binlog.parse(data)
+        except ValueError:
+            b = None
+        result, note, mutation = None, None, None
+        if b is not None and b.events:
+            if rng.random() < 0.2:
+                i = rng.randrange(len(b.events))
+                ev = b.events[i]
+                ev.body = bytearray(atheris.Mutate(bytes(ev.body), max(2 * len(ev.body), 16)))
+                result = b.assemble()
+                note = {"operator": "libfuzzer_body", "description": f"event {i}: libFuzzer byte "
+                        "mutation of the body, lengths and CRC32 repaired", "expect": "ANY_CLEAN"}
+            else:
+                for _ in range(5):
+                    op = rng.choice(self.ops)
+                    try:
+                        mutation = op.apply(b, rng)
+                    except NotApplicable:
+                        continue
+                    result, note = mutation.data, mutation.note()
+                    break
+        if result is None:
+            result = atheris.Mutate(data, max_size)
+            note, mutation = {"operator": "libfuzzer", "description": "libFuzzer byte mutation",
+                              "expect": "ANY_CLEAN"}, None
+        result = result[:max_size]
+        self.operators[note["operator"]] = self.operators.get(note["operator"], 0) + 1
+        self.last = (hashlib.sha1(result).hexdigest(), note, mutation, data)
+        return result
+
+    def test_one(self, data: bytes) -> None:
+        from harness.mutations import Expect
+
+        from . import findings as F
+        from .outcome import violation
+        self.executions += 1
+        note: dict[str, Any] = {"operator": "seed-or-replay"}
+        mutation, base_data = None, None
+        if self.last is not None and self.last[0] == hashlib.sha1(data).hexdigest():
+            _, note, mutation, base_data = self.last
+        got = self._parse(data, note)
+        if got is not None and mutation is not None and mutation.expect is not Expect.ANY_CLEAN:
+            base = self._parse(base_data, {"operator": "base-of-" + mutation.operator})
+            why = violation(mutation, base, got) if base is not None else None
+            if why is not None:
+                kind = F.BAD_CRC if mutation.operator.startswith("crc_") and got.accepted else F.EXPECTATION
+                self._found(F.Finding(kind, f"{kind}:{mutation.operator}", why, data,
+                                      {**note, "outcome": got.summary(), "seed_outcome": base.summary()}))
+        if time.monotonic() - self.saved_at > 5:
+            self.save_state()
+
+    def _parse(self, data: bytes, note: dict[str, Any]):
+        from oracle.errors import BinlogError
+
+        from . import findings as F
+        from .outcome import Outcome
+        signal.setitimer(signal.ITIMER_PROF, self.timeout)
+        try:
+            return self.parse(data)
+        except BinlogError as e:
+            return Outcome(error_kind=e.kind, error_offset=e.offset)
+        except Hang:
+            self._found(F.Finding(F.HANG, f"hang:{note['operator']}", f"over {self.timeout}s CPU", data, note))
+        except MemoryError:
+            self._found(F.Finding(F.MEMORY, f"memory:{note['operator']}", "MemoryError", data, note))
+        except Exception as e:  # noqa: BLE001 - any other exception is the finding
+            tb = traceback.extract_tb(e.__traceback__)
+            site = f"{type(e).__name__}@{Path(tb[-1].filename).name}:{tb[-1].lineno}" if tb else type(e).__name__
+            self._found(F.Finding(F.CRASH, f"crash:{site}", f"{site}: {e}"[:500], data,
+                                  {**note, "traceback": traceback.format_exc(limit=-8)}))
+        finally:
+            signal.setitimer(signal.ITIMER_PROF, 0)
+        return None
+
+    def _found(self, finding: Any) -> None:
+        self.log.add(finding)
+        self.save_state()
+
+    def save_state(self) -> None:
+        """libFuzzer ends the process without Python's atexit: keep the counters on disk."""
+        self.saved_at = time.monotonic()
+        state = {"executions": self.executions, "operators": self.operators, "findings": self.log.summary()}
+        tmp = self.out / "state.json.tmp"
+        tmp.write_text(json.dumps(state, indent=2))
+        tmp.replace(self.out / "state.json")
+
+
+def child_main(config_path: str) -> None:
+    config = json.loads(Path(config_path).read_text())
+    _import_instrumented(config["instrument"])
+    import atheris
+    session = Session(config)
+    signal.signal(signal.SIGPROF, _on_timer)
+    out = Path(config["out_dir"])
+    argv = [sys.argv[0], str(out / "corpus"), f"-dict={out / 'binlog.dict'}", f"-max_len={MAX_LEN}",
+            f"-timeout={int(config['timeout'] * 3 + 5)}", f"-artifact_prefix={out / 'artifacts'}/",
+            "-print_final_stats=1", f"-rss_limit_mb={config['memory_mb']}",
+            f"-max_total_time={config['max_time']}"]
+    if config["runs"]:
+        argv.append(f"-runs={config['runs']}")
+    atheris.Setup(argv, session.test_one, custom_mutator=session.mutate)
+    try:
+        atheris.Fuzz()
+    finally:
+        session.save_state()
+
+
+if __name__ == "__main__":
+    child_main(sys.argv[1])
