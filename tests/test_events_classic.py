@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import struct
 import zlib
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings

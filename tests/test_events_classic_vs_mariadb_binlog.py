@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from oracle import BinlogError, decode_file
-from tests.classic_binlog import MARIADB_VERSION, binlog
+from tests.classic_binlog import MARIADB_VERSION, binlog, query_body
 from tests.external import EITHER, manifest
-from tests.test_events_classic import FULL_MARIADB_STATUS, query_body
+from tests.test_events_classic import FULL_MARIADB_STATUS
 
 TOOL = shutil.which("mariadb-binlog")
 pytestmark = pytest.mark.skipif(TOOL is None, reason="mariadb-binlog is not installed (mariadb-client)")
