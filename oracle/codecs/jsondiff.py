@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import BadEventBody, LengthPastEnd, TruncatedEvent
+from ..values import text
 from .jsonb import JsonValue, STRING_LIKE, decode_jsonb_at, sql_quote, to_canonical, to_json_bytes
 
 OPERATIONS = ("REPLACE", "INSERT", "REMOVE")
@@ -38,8 +39,7 @@ class JsonDiff:
         return "JSON_" + self.operation
 
     def to_json(self) -> dict[str, Any]:
-        return {"operation": self.operation,
-                "path": self.path.decode("utf-8", "surrogateescape"),
+        return {"operation": self.operation, "path": text(self.path),
                 "value": None if self.value is None else to_canonical(self.value)}
 
 
