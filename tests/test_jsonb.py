@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from oracle.codecs.jsonb import (JsonValue, decode_jsonb, format_double, mysqlbinlog_text,
+from oracle.codecs.jsonb import (decode_jsonb, format_double, mysqlbinlog_text,
                                  to_canonical, to_json_text)
 from oracle.codecs.jsondiff import decode_json_diffs, diffs_mysqlbinlog_text, diffs_to_canonical
 from oracle.errors import BinlogError
