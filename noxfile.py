@@ -16,8 +16,20 @@ def tests(session: nox.Session) -> None:
     session.run("pytest", "-ra", *session.posargs)
 
 
+BUILTIN_PARSERS = ("oracle", "mysqlbinlog", "mariadb-binlog", "python-mysql-replication")
+
+
 @nox.session
 def conformance(session: nox.Session) -> None:
-    """Until the harness lands: the oracle over corpus/ and the external binlogs."""
-    session.install("-e", ".")
-    session.run("python", "-m", "oracle", "survey", "corpus", EXTERNAL, *session.posargs)
+    """The built-in parsers over corpus/ and the external binlogs, gated on
+    harness/expected/<parser>.txt; reports in build/conformance/. Add --resume, --fix, ... as posargs."""
+    from pathlib import Path
+
+    session.install("-e", ".[parsers,servers]")  # servers: docker-py, for mysqlbinlog 9.7
+    corpora = [a for c in ("corpus", EXTERNAL) if Path(c).is_dir() for a in ("--corpus", c)]
+    out = "build/conformance"
+    session.run("python", "-m", "harness", "conformance",
+                *(a for p in BUILTIN_PARSERS for a in ("--parser", p)), *corpora,
+                "--expected-failures", "harness/expected/", "--results", f"{out}/results.jsonl",
+                "--json", f"{out}/report.json", "--junit", f"{out}/junit.xml",
+                "--html", f"{out}/report.html", *session.posargs)

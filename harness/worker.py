@@ -53,7 +53,8 @@ def serve(spec: str) -> int:
         request = json.loads(line)
         try:
             line = dumps(_reply(request.get("id"), plugin, str(request["path"])))
-        except Exception:  # includes events that are not JSON-serialisable
+            line.encode("utf-8")
+        except Exception:  # includes events that are not JSON-serialisable or not UTF-8
             traceback.print_exc()
             return CRASH_STATUS
         out.write(line + "\n")

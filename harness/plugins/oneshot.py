@@ -56,7 +56,8 @@ class OneShotTestee:
         return None
 
     def _ask_hello(self) -> Hello:
-        fallback = Hello(os.path.basename(self.argv[0]), "unknown", FULL)
+        # Without a hello, name it after the script (`python3 x.py` -> x.py), not the interpreter.
+        fallback = Hello(os.path.basename(self.argv[-1]), "unknown", FULL)
         try:
             proc = Process([*self.argv, "--hello"], self.limits, stdin=False, env=self.env)
         except OSError as e:

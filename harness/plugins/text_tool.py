@@ -27,9 +27,22 @@ class ToolRunFailed(RuntimeError):
     """The tool died (signal, docker failure): a crash of the parser under test."""
 
 
+def _restore_bytes(value: Any) -> Any:
+    """The tool output is read with surrogateescape: a string still holding escaped bytes was
+    not UTF-8, and the canonical model carries it as tagged bytes."""
+    from oracle.values import text
+    if isinstance(value, str):
+        return text(value.encode("utf-8", "surrogateescape"))
+    if isinstance(value, dict):
+        return {k: _restore_bytes(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_restore_bytes(v) for v in value]
+    return value
+
+
 def canonical(t: Any) -> dict[str, Any]:
     from oracle.event_types import type_name
-    event = t.to_json()
+    event = _restore_bytes(t.to_json())
     undetermined = [f"body.{f}" for f in sorted(BODY_FIELDS - set(t.body))]
     if t.type_code is None:
         undetermined += ["type_code", "type"]
@@ -59,6 +72,8 @@ class TextToolParser(BaseParser):
             raise ToolRunFailed(f"{self.name} exit status {rc}: {decode_output(err).strip()[-500:]}")
         dump = parse(decode_output(out), decode_output(err))
         events = [canonical(t) for t in dump.events if not t.nested]
-        if rc != 0 or dump.error:
-            raise ParseError("ToolError", dump.error or f"exit status {rc}", dump.error_offset, events)
+        # A warning about a cut last event (exit 0) still means the tool detected bad input.
+        if rc != 0 or dump.stopped_early:
+            message = dump.error or next(iter(dump.warnings), None) or f"exit status {rc}"
+            raise ParseError("ToolError", message, dump.error_offset, events)
         return events

@@ -1,0 +1,78 @@
+"""Expected failures: surprises in either direction fail the run; --fix rewrites the file."""
+from __future__ import annotations
+
+from harness import expected_failures as xf
+from harness.outcomes import CaseResult, Outcome
+from tests.harness_helpers import GOOD, TRUNCATED, corpus_args, needs_external, node_cmd, run_cli
+
+
+def result(case, outcome, message=""):
+    return CaseResult(case, "p", Outcome(outcome), message)
+
+
+def test_gate_unit_cases():
+    entries = xf.parse("# header\n"
+                       "a mismatch 1 difference\n"
+                       "b crash died\n"
+                       "c rejected TruncatedEvent\n"
+                       "gone timeout\n")
+    g = xf.gate([result("a", "mismatch", "1 difference; first: ..."),   # as expected
+                 result("b", "pass"),                                   # unexpected pass
+                 result("c", "rejected", "BadHeader at offset 4"),      # other message
+                 result("d", "crash", "died")], entries)                # not listed
+    assert [r.case for r, _ in g.expected] == ["a"]
+    assert sorted(r.case for r, _ in g.unexpected) == ["b", "c", "d"]
+    assert "unexpected pass" in dict((r.case, w) for r, w in g.unexpected)["b"]
+    assert [e.case for e in g.stale] == ["gone"]
+    assert not g.ok
+
+
+def test_wildcard_accepts_unavailable_and_goes_stale_when_unused():
+    entries = xf.parse("* unavailable\n")
+    assert xf.gate([result("a", "unavailable", "not installed")], entries).ok
+    g = xf.gate([result("a", "pass")], entries)
+    assert not g.ok and g.stale[0].case == "*"
+
+
+def test_bad_expected_file_is_reported():
+    import pytest
+    with pytest.raises(xf.ExpectedFileError):
+        xf.parse("a passed-ish\n")
+
+
+@needs_external
+def test_unexpected_pass_stale_entry_and_fix(tmp_path, monkeypatch):
+    files = corpus_args([*GOOD[:2], TRUNCATED])
+    expected = tmp_path / "node.txt"
+    stale_id = "no-such-corpus/gone.000001"
+    # Both good cases listed as failing (they pass: unexpected passes), plus a stale entry.
+    expected.write_text(f"# node expectations\n{GOOD[0].name} mismatch 1 difference\n{stale_id} crash died\n")
+    rc, _ = run_cli(tmp_path, "--parser-cmd", node_cmd(), "--expected-failures", str(expected), *files)
+    assert rc == 1
+
+    # Stale alone fails too.
+    expected.write_text(f"{stale_id} crash died\n")
+    rc, _ = run_cli(tmp_path, "--parser-cmd", node_cmd(), "--expected-failures", str(expected), *files)
+    assert rc == 1
+
+    # A real failure, then --fix: the file lists exactly it, keeps the comment, and the run passes.
+    monkeypatch.setenv("NODE_PARSER_ALTER", "timestamp")
+    expected.write_text(f"# node expectations\n{stale_id} crash died\n")
+    rc, _ = run_cli(tmp_path, "--parser-cmd", node_cmd(), "--expected-failures", str(expected), *files)
+    assert rc == 1
+    rc, records = run_cli(tmp_path, "--parser-cmd", node_cmd(), "--expected-failures", str(expected),
+                          "--fix", *files)
+    assert rc == 0
+    text = expected.read_text()
+    assert text.startswith("# node expectations\n")
+    entries = xf.parse(text)
+    failing = sorted(r["case"] for r in records if r["outcome"] != "pass")
+    assert sorted(e.case for e in entries) == failing and stale_id not in text
+    assert all(e.outcome == "mismatch" and "timestamp" in e.prefix for e in entries)
+    rc, _ = run_cli(tmp_path, "--parser-cmd", node_cmd(), "--expected-failures", str(expected), *files)
+    assert rc == 0
+
+    # Fixed parser: the listed failures now pass, which fails the run until the list is fixed.
+    monkeypatch.delenv("NODE_PARSER_ALTER")
+    rc, _ = run_cli(tmp_path, "--parser-cmd", node_cmd(), "--expected-failures", str(expected), *files)
+    assert rc == 1
