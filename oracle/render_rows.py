@@ -1,0 +1,373 @@
+"""The `###` lines `mysqlbinlog -vvv` prints for row events, from canonical events alone.
+
+A pure function of the canonical model: Table_map bodies give the column types, metadata and
+nullability; rows bodies give the values. Output is bytes, since mysqlbinlog writes string
+values byte for byte. The per-type rules follow MySQL's log_event_print_value (sql/log_event.cc):
+integers print signed with the unsigned reading in parentheses when negative (whatever the
+column's signedness), FLOAT with "%-20g", DOUBLE with "%-.20g", DATE with ':' separators,
+TIMESTAMP as epoch seconds, SET and BIT as b'...' bit strings, strings quoted by
+my_b_write_quoted; types it cannot print (GEOMETRY, VECTOR, ...) print "!! Don't know how to
+handle column type=..." and end that event's output.
+
+`python -m oracle.render_rows FILE` prints them for a binlog.
+"""
+from __future__ import annotations
+
+import json
+import re
+import struct
+import sys
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Iterator
+
+from .codecs.types import ColumnType as T
+from .events.table_map import unpack_string_meta
+
+_QUOTE = {c: (b"\\x%02x" % c if c < 32 else bytes([c])) for c in range(256)}
+_QUOTE.update({8: b"\\b", 12: b"\\f", 10: b"\\n", 13: b"\\r", 9: b"\\t", 92: b"\\\\", 39: b"\\'"})
+_NEEDS_QUOTING = re.compile(rb"[\x00-\x1f\\']")
+_ROWS_KIND = {30: "write", 31: "update", 32: "delete", 39: "update"}
+_DIFF_SEPARATOR = b"\n###      "
+
+
+class StopEvent(Exception):
+    """mysqlbinlog met a column it cannot print: the rest of the event is not printed."""
+
+
+def quoted(s: bytes) -> bytes:
+    """my_b_write_quoted: control bytes as \\xNN, \\ and ' escaped, everything else raw."""
+    return b"'" + _NEEDS_QUOTING.sub(lambda m: _QUOTE[m.group()[0]], s) + b"'"
+
+
+def raw_bytes(v: Any) -> bytes:
+    """The bytes behind a canonical string value (values.text / values.binary)."""
+    if isinstance(v, dict):
+        return bytes.fromhex(v["value"])
+    return v.encode("utf-8", "surrogateescape")
+
+
+def _int(v: Any) -> int:
+    return int(v["value"]) if isinstance(v, dict) else v
+
+
+def signed_unsigned(v: Any, width: int) -> bytes:
+    """my_b_write_sint32_and_uint32 and LONGLONG's twin: '-1 (4294967295)'."""
+    u = _int(v) % (1 << (8 * width))
+    s = u - (1 << (8 * width)) if u >> (8 * width - 1) else u
+    return b"%d (%d)" % (s, u) if s < 0 else b"%d" % s
+
+
+def bit_string(data: bytes, nbits: int) -> bytes:
+    """my_b_write_bit: the last nbits bits of data, most significant first."""
+    bits = "".join(format(b, "08b") for b in data)
+    return b"b'" + bits[len(bits) - nbits:].encode() + b"'"
+
+
+def _date(text: str) -> bytes:
+    """Field_newdate's printer: 'YYYY:MM:DD', the year's top digit possibly past '9'."""
+    y, m, d = (int(p) for p in text.split("-"))
+    digits = []
+    for _ in range(3):
+        digits.append(chr(48 + y % 10))
+        y //= 10
+    year = chr(48 + y) + "".join(reversed(digits))
+    return ("'%s:%d%d:%d%d'" % (year, m // 10, m % 10, d // 10, d % 10)).encode("latin-1", "replace")
+
+
+def _old_time(text: str) -> bytes:
+    """Old TIME prints its 3 bytes unsigned: a negative time comes out as a large one."""
+    neg = text.startswith("-")
+    h, m, s = (int(p) for p in text.lstrip("-").split(":"))
+    u = (-1 if neg else 1) * (h * 10000 + m * 100 + s) % (1 << 24)
+    return b"'%02d:%02d:%02d'" % (u // 10000, u % 10000 // 100, u % 100)
+
+
+def _json_text(v: dict[str, Any]) -> bytes:
+    """Json_wrapper::to_string(quoted=false) from the canonical (quoted) text: only a top-level
+    string-like value differs, printed without its JSON quotes."""
+    text = v["value"].encode("utf-8", "surrogateescape") if v["type"] == "json" else bytes.fromhex(v["value"])
+    if text[:1] == b'"':
+        return json.loads(text.decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape")
+    return text
+
+
+def _json_sql(v: dict[str, Any]) -> bytes:
+    """json_wrapper_to_string(json_type=false): scalars bare, strings quoted, containers CAST."""
+    text = _json_text(v)
+    first = v["value"][:1]
+    if first in ("{", "["):
+        return b"CAST(" + quoted(text) + b" AS JSON)"
+    if first == '"':
+        return quoted(text)
+    return text
+
+
+def json_diffs(diffs: list[dict[str, Any]], column: bytes) -> bytes:
+    """print_json_diff: nested JSON_<OP>(...) calls, one per run of equal operations."""
+    names = []
+    for d in diffs:
+        op = d["operation"]
+        path = raw_bytes(d["path"])
+        if op == "INSERT":
+            names.append(b"JSON_ARRAY_INSERT" if path.endswith(b"]") else b"JSON_INSERT")
+        else:
+            names.append(b"JSON_" + op.encode())
+    opening = [names[i] + b"(" for i in range(len(names) - 1, -1, -1) if i == 0 or names[i - 1] != names[i]]
+    out = [_DIFF_SEPARATOR.join(opening), column]
+    if not diffs:
+        return b"".join(out)
+    out.append(b", ")
+    for i, d in enumerate(diffs):
+        out.append(quoted(raw_bytes(d["path"])))
+        if d["operation"] != "REMOVE":
+            out += [b", ", _json_sql(d["value"])]
+        last = i == len(diffs) - 1
+        if last or names[i + 1] != names[i]:
+            out.append(b")")
+        if not last:
+            out.append(b"," + _DIFF_SEPARATOR)
+    return b"".join(out)
+
+
+# -- per type: (type string, value printer) -----------------------------------------------------
+
+Printer = Callable[[Any, int, bytes], bytes]
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnStyle:
+    typestr: bytes
+    value: Printer | None  # None: mysqlbinlog cannot print this type
+
+
+def _ints(name: bytes, width: int) -> Callable[[int, int], ColumnStyle]:
+    return lambda t, meta: ColumnStyle(name, lambda v, m, col: signed_unsigned(v, width))
+
+
+def _float(v: Any, meta: int, col: bytes) -> bytes:
+    return b"%-20g" % _real(v)
+
+
+def _double(v: Any, meta: int, col: bytes) -> bytes:
+    return b"%-.20g" % _real(v)
+
+
+def _real(v: Any) -> float:
+    return float(v["value"]) if isinstance(v, dict) else float(v)
+
+
+def _blob(t: int, meta: int) -> ColumnStyle:
+    names = {1: b"TINYBLOB/TINYTEXT", 2: b"BLOB/TEXT", 3: b"MEDIUMBLOB/MEDIUMTEXT", 4: b"LONGBLOB/LONGTEXT"}
+    if meta not in names:
+        return ColumnStyle(b"", None)
+    return ColumnStyle(names[meta], lambda v, m, col: quoted(raw_bytes(v)))
+
+
+def _bit(t: int, meta: int) -> ColumnStyle:
+    nbits = (meta >> 8) * 8 + (meta & 0xFF)
+    nbytes = (nbits + 7) // 8
+    return ColumnStyle(b"BIT(%d)" % nbits,
+                       lambda v, m, col: bit_string(_int(v).to_bytes(8, "big")[8 - nbytes:] if nbytes <= 8 else b"", nbits))
+
+
+def _set(meta: int) -> ColumnStyle:
+    n = meta & 0xFF
+    return ColumnStyle(b"SET(%d bytes)" % n,
+                       lambda v, m, col: bit_string((_int(v) % (1 << 64)).to_bytes(8, "little")[:n], n * 8))
+
+
+def _enum(meta: int) -> ColumnStyle:
+    n = meta & 0xFF
+    if n not in (1, 2):
+        return ColumnStyle(b"", None)
+    return ColumnStyle(b"ENUM(1 byte)" if n == 1 else b"ENUM(2 bytes)", lambda v, m, col: b"%d" % _int(v))
+
+
+def _string(t: int, meta: int) -> ColumnStyle:
+    real, length = unpack_string_meta(meta)
+    if real == T.ENUM:
+        return _enum(meta)
+    if real == T.SET:
+        return _set(meta)
+    if real != T.STRING:
+        return ColumnStyle(b"", None)
+    return ColumnStyle(b"STRING(%d)" % length, lambda v, m, col: quoted(raw_bytes(v)))
+
+
+def _timestamp(v: Any, meta: int, col: bytes) -> bytes:
+    u = int(v["value"])
+    return b"%d" % (u - (1 << 32) if u >> 31 else u)
+
+
+def _json(v: Any, meta: int, col: bytes) -> bytes:
+    if v.get("type") == "json_diff":
+        return json_diffs(v["value"], col)
+    return quoted(_json_text(v))
+
+
+def vector(data: bytes) -> bytes:
+    """'[1.00000e+00,2.50000e+00]': each float32 with "%.5e" (no closing bracket when empty)."""
+    n = len(data) // 4
+    return b"[" + b",".join(b"%.5e" % x for x in struct.unpack_from(f"<{n}f", data)) + (b"]" if n else b"")
+
+
+def _text(v: Any, meta: int, col: bytes) -> bytes:
+    return v["value"].encode()
+
+
+STYLES: dict[int, Callable[[int, int], ColumnStyle]] = {
+    T.LONG: _ints(b"INT", 4), T.TINY: _ints(b"TINYINT", 1), T.SHORT: _ints(b"SHORTINT", 2),
+    T.INT24: _ints(b"MEDIUMINT", 3), T.LONGLONG: _ints(b"LONGINT", 8),
+    T.NEWDECIMAL: lambda t, meta: ColumnStyle(b"DECIMAL(%d,%d)" % (meta >> 8, meta & 0xFF), _text),
+    T.FLOAT: lambda t, meta: ColumnStyle(b"FLOAT", _float),
+    T.DOUBLE: lambda t, meta: ColumnStyle(b"DOUBLE", _double),
+    T.BIT: _bit,
+    T.TIMESTAMP: lambda t, meta: ColumnStyle(b"TIMESTAMP", _timestamp),
+    T.TIMESTAMP2: lambda t, meta: ColumnStyle(b"TIMESTAMP(%d)" % meta, _text),
+    T.DATETIME: lambda t, meta: ColumnStyle(b"DATETIME", _text),
+    T.DATETIME2: lambda t, meta: ColumnStyle(b"DATETIME(%d)" % meta,
+                                             lambda v, m, col: quoted(v["value"].lstrip("-").encode())),
+    T.TIME: lambda t, meta: ColumnStyle(b"TIME", lambda v, m, col: _old_time(v["value"])),
+    T.TIME2: lambda t, meta: ColumnStyle(b"TIME(%d)" % meta, lambda v, m, col: quoted(v["value"].encode())),
+    # table_def reads a logged DATE as NEWDATE, so both print the same way.
+    T.NEWDATE: lambda t, meta: ColumnStyle(b"DATE", lambda v, m, col: _date(v["value"])),
+    T.DATE: lambda t, meta: ColumnStyle(b"DATE", lambda v, m, col: _date(v["value"])),
+    T.YEAR: lambda t, meta: ColumnStyle(b"YEAR", lambda v, m, col: b"%04d" % (v if v else 1900)),
+    T.ENUM: lambda t, meta: _enum(meta),
+    T.SET: lambda t, meta: _set(meta),
+    T.BLOB: _blob,
+    T.VARCHAR: lambda t, meta: ColumnStyle(b"VARSTRING(%d)" % meta, lambda v, m, col: quoted(raw_bytes(v))),
+    T.VAR_STRING: lambda t, meta: ColumnStyle(b"VARSTRING(%d)" % meta, lambda v, m, col: quoted(raw_bytes(v))),
+    T.STRING: _string,
+    T.JSON: lambda t, meta: ColumnStyle(b"JSON", _json),
+}
+
+
+def column_style(type_code: int, meta: int, dimensions: int = 0) -> ColumnStyle:
+    if type_code == T.VECTOR:  # the type string names the optional metadata's dimensionality
+        return ColumnStyle(b"VECTOR(%d)" % dimensions, lambda v, m, col: vector(raw_bytes(v)))
+    factory = STYLES.get(type_code)
+    return factory(type_code, meta) if factory else ColumnStyle(b"", None)
+
+
+def _printed_type(type_code: int, meta: int) -> int:
+    """The type number mysqlbinlog names in its "Don't know" line (STRING resolved)."""
+    return unpack_string_meta(meta)[0] if type_code == T.STRING else type_code
+
+
+# -- events ---------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    schema: bytes
+    name: bytes
+    types: list[int]
+    metas: list[int]
+    nullable: list[bool]
+    styles: list[ColumnStyle]
+
+    @classmethod
+    def from_body(cls, body: dict[str, Any]) -> "Table":
+        types, metas = body["column_types"], body["column_metadata"]
+        nulls = body["null_bitmap"] or "0" * len(types)
+        dims = iter(next((f["value"] for f in body["optional_metadata"]
+                          if f["name"] == "VECTOR_DIMENSIONALITY"), []))
+        styles = [column_style(t, m, next(dims, 0) if t == T.VECTOR else 0) for t, m in zip(types, metas)]
+        return cls(raw_bytes(body["schema"]), raw_bytes(body["table"]), types, metas,
+                   [c == "1" for c in nulls], styles)
+
+
+def _identifier(name: bytes) -> bytes:
+    return b"`" + name.replace(b"`", b"``") + b"`"
+
+
+def _image(out: list[bytes], table: Table, present: str, image: dict[str, Any], clause: bytes) -> None:
+    out.append(clause)
+    values = iter(image["values"])
+    for i, bit in enumerate(present):
+        if bit != "1":
+            continue
+        v = next(values)
+        style = table.styles[i]
+        col = b"@%d" % (i + 1)
+        if style.value is None:
+            t, m = table.types[i], table.metas[i]
+            out.append(b"###   %s=!! Don't know how to handle column type=%d meta=%d (%04x)\n"
+                       % (col, _printed_type(t, m), m, m))
+            raise StopEvent
+        text = b"NULL" if v is None else style.value(v, table.metas[i], col)
+        out.append(b"###   %s=%s /* %s meta=%d nullable=%d is_null=%d */\n"
+                   % (col, text, style.typestr, table.metas[i], table.nullable[i], v is None))
+
+
+def render_rows_event(type_code: int, body: dict[str, Any], table: Table | None) -> list[bytes]:
+    """The ### lines of one rows event (MySQL v2 and partial types)."""
+    kind = _ROWS_KIND[type_code]
+    out: list[bytes] = []
+    extra = body.get("extra_data") or {}
+    if "partition_id" in extra:
+        if kind == "update":
+            out.append(b"### Extra row info for partitioning: source_partition: %d target_partition: %d\n"
+                       % (extra.get("source_partition_id", 0), extra["partition_id"]))
+        else:
+            out.append(b"### Extra row info for partitioning: partition: %d\n" % extra["partition_id"])
+    if table is None:
+        out.append(b"### Row event for unknown table #%d" % _int(body["table_id"]))
+        return out
+    target = _identifier(table.schema) + b"." + _identifier(table.name)
+    if kind == "write" and not body["rows"]:
+        out.append(b"### INSERT INTO `%s`.`%s` VALUES ()\n" % (table.schema, table.name))
+        return out
+    try:
+        for row in body["rows"]:
+            if kind == "write":
+                out.append(b"### INSERT INTO %s\n" % target)
+                _image(out, table, body["columns_after_image"], row, b"### SET\n")
+            elif kind == "delete":
+                out.append(b"### DELETE FROM %s\n" % target)
+                _image(out, table, body["columns_before_image"], row, b"### WHERE\n")
+            else:
+                out.append(b"### UPDATE %s\n" % target)
+                _image(out, table, body["columns_before_image"], row["before_image"], b"### WHERE\n")
+                _image(out, table, body["columns_after_image"], row["after_image"], b"### SET\n")
+    except StopEvent:
+        pass
+    return out
+
+
+def render(events: Iterable[dict[str, Any]]) -> Iterator[bytes]:
+    """The ### output of a stream of canonical events (dicts), Transaction_payload contents
+    included, in order."""
+    tables: dict[Any, Table] = {}
+    for e in events:
+        yield from _render_one(e, tables)
+
+
+def _render_one(e: dict[str, Any], tables: dict[Any, Table]) -> Iterator[bytes]:
+    code = e["type_code"]
+    if code == 19:
+        tables[_int(e["body"]["table_id"])] = Table.from_body(e["body"])
+    elif code in _ROWS_KIND:
+        yield from render_rows_event(code, e["body"], tables.get(_int(e["body"]["table_id"])))
+    elif code == 40:
+        for inner in e["body"].get("events") or ():
+            yield from _render_one(inner, tables)
+
+
+def main(argv: list[str] | None = None) -> int:
+    from .decoder import decode_file
+    from .errors import BinlogError
+    args = sys.argv[1:] if argv is None else argv
+    out = sys.stdout.buffer
+    try:
+        for line in render(e.to_json() for e in decode_file(args[0])):
+            out.write(line)
+    except BinlogError as e:
+        out.flush()
+        print(f"error: {e.kind} at offset {e.offset}: {e.message}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
