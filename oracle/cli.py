@@ -11,6 +11,7 @@ import sys
 
 from .decoder import decode_file
 from .errors import BinlogError
+from .render_rows import main as _rows_main
 
 
 def _decode(args: argparse.Namespace) -> int:
@@ -36,6 +37,9 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("file")
     d.add_argument("--no-verify-checksums", action="store_true", help="do not check CRC32 checksums")
     d.set_defaults(run=_decode)
+    r = sub.add_parser("rows", help="print the ### row lines exactly as mysqlbinlog -vvv does")
+    r.add_argument("file")
+    r.set_defaults(run=lambda a: _rows_main([a.file]))
     return p
 
 
