@@ -74,6 +74,8 @@ class TextToolParser(BaseParser):
         events = [canonical(t) for t in dump.events if not t.nested]
         # A warning about a cut last event (exit 0) still means the tool detected bad input.
         if rc != 0 or dump.stopped_early:
-            message = dump.error or next(iter(dump.warnings), None) or f"exit status {rc}"
+            stderr_lines = [ln for ln in decode_output(err).splitlines() if ln.strip()]
+            message = (dump.error or next(iter(dump.warnings), None)
+                       or (stderr_lines[-1].strip() if stderr_lines else f"exit status {rc}"))
             raise ParseError("ToolError", message, dump.error_offset, events)
         return events
