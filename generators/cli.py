@@ -107,6 +107,9 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("cleanup", help="remove containers left by dead processes"
                    ).set_defaults(func=cmd_cleanup)
 
+    from .generate import add_commands  # generate, refresh-expected, coverage (the corpus)
+    add_commands(sub)
+
     args = ap.parse_args(argv)
     return int(args.func(args) or 0)
 

@@ -23,6 +23,7 @@ class Scenario:
     columns: tuple[str, ...]
     settings: dict[str, str]
     statements: tuple[str, ...] = field(repr=False)
+    end: str = "flush"  # how the last binlog is closed: FLUSH BINARY LOGS, or "shutdown" (Stop event)
 
     def supports(self, flavor: str, version: tuple[int, int, int]) -> bool:
         return flavor in self.flavors and version >= self.min_version.get(flavor, (0,))
@@ -93,7 +94,7 @@ def load(path: Path) -> Scenario:
     settings = dict(s.split("=", 1) for s in _csv(meta.get("settings", "")))
     return Scenario(path.stem, _csv(meta.get("flavors", "mysql, mariadb")), min_version,
                     _csv(meta.get("events", "")), _csv(meta.get("columns", "")), settings,
-                    tuple(split_statements(text)))
+                    tuple(split_statements(text)), meta.get("end", "flush").strip())
 
 
 def catalogue() -> list[Scenario]:

@@ -1,11 +1,10 @@
 -- flavors: mysql, mariadb
--- min_version: mysql 5.6, mariadb 10.5
--- events: TABLE_MAP_EVENT, WRITE_ROWS_EVENT, UPDATE_ROWS_EVENT
--- columns: LONG, BLOB
+-- min_version: mysql 8.0, mariadb 10.5
+-- events: TABLE_MAP_EVENT, WRITE_ROWS_EVENT, UPDATE_ROWS_EVENT, DELETE_ROWS_EVENT
+-- columns: LONG, VARCHAR
 CREATE DATABASE IF NOT EXISTS big;
 CREATE TABLE big.many (id INT PRIMARY KEY, pad VARCHAR(200));
-INSERT INTO big.many WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < 2000) SELECT n, REPEAT('p', 100) FROM seq;
-UPDATE big.many SET pad = REPEAT('q', 150);
-CREATE TABLE big.huge (id INT PRIMARY KEY, b LONGBLOB);
-INSERT INTO big.huge VALUES (1, REPEAT('h', 17 * 1024 * 1024));
+INSERT INTO big.many WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < 600) SELECT n, REPEAT('p', 100) FROM seq;
+UPDATE big.many SET pad = REPEAT('q', 150) WHERE id <= 300;
+DELETE FROM big.many WHERE id > 300;
 DROP DATABASE big;
