@@ -17,16 +17,21 @@ import json
 import re
 import struct
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
 from .codecs.types import ColumnType as T
 from .events.table_map import unpack_string_meta
+from .fde import version_tuple
 
 _QUOTE = {c: (b"\\x%02x" % c if c < 32 else bytes([c])) for c in range(256)}
 _QUOTE.update({8: b"\\b", 12: b"\\f", 10: b"\\n", 13: b"\\r", 9: b"\\t", 92: b"\\\\", 39: b"\\'"})
 _NEEDS_QUOTING = re.compile(rb"[\x00-\x1f\\']")
-_ROWS_KIND = {30: "write", 31: "update", 32: "delete", 39: "update"}
+_CONTROL = re.compile(rb"[\x00-\x1f]")
+_ROWS_KIND = {30: "write", 31: "update", 32: "delete", 39: "update",
+              # v1 and MariaDB's compressed events: what mariadb-binlog prints for MariaDB logs
+              23: "write", 24: "update", 25: "delete", 166: "write", 167: "update", 168: "delete",
+              169: "write", 170: "update", 171: "delete"}
 _DIFF_SEPARATOR = b"\n###      "
 
 
@@ -37,6 +42,11 @@ class StopEvent(Exception):
 def quoted(s: bytes) -> bytes:
     """my_b_write_quoted: control bytes as \\xNN, \\ and ' escaped, everything else raw."""
     return b"'" + _NEEDS_QUOTING.sub(lambda m: _QUOTE[m.group()[0]], s) + b"'"
+
+
+def quoted_mariadb(s: bytes) -> bytes:
+    """MariaDB's my_b_write_quoted: bytes below 0x20 as \\xNN, everything else (\\ and ' too) raw."""
+    return b"'" + _CONTROL.sub(lambda m: b"\\x%02x" % m.group()[0], s) + b"'"
 
 
 def raw_bytes(v: Any) -> bytes:
@@ -131,7 +141,8 @@ def json_diffs(diffs: list[dict[str, Any]], column: bytes) -> bytes:
 
 # -- per type: (type string, value printer) -----------------------------------------------------
 
-Printer = Callable[[Any, int, bytes], bytes]
+Quoter = Callable[[bytes], bytes]
+Printer = Callable[[Any, int, bytes, Quoter], bytes]
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,14 +152,14 @@ class ColumnStyle:
 
 
 def _ints(name: bytes, width: int) -> Callable[[int, int], ColumnStyle]:
-    return lambda t, meta: ColumnStyle(name, lambda v, m, col: signed_unsigned(v, width))
+    return lambda t, meta: ColumnStyle(name, lambda v, m, col, q: signed_unsigned(v, width))
 
 
-def _float(v: Any, meta: int, col: bytes) -> bytes:
+def _float(v: Any, meta: int, col: bytes, q: Quoter) -> bytes:
     return b"%-20g" % _real(v)
 
 
-def _double(v: Any, meta: int, col: bytes) -> bytes:
+def _double(v: Any, meta: int, col: bytes, q: Quoter) -> bytes:
     return b"%-.20g" % _real(v)
 
 
@@ -160,27 +171,27 @@ def _blob(t: int, meta: int) -> ColumnStyle:
     names = {1: b"TINYBLOB/TINYTEXT", 2: b"BLOB/TEXT", 3: b"MEDIUMBLOB/MEDIUMTEXT", 4: b"LONGBLOB/LONGTEXT"}
     if meta not in names:
         return ColumnStyle(b"", None)
-    return ColumnStyle(names[meta], lambda v, m, col: quoted(raw_bytes(v)))
+    return ColumnStyle(names[meta], lambda v, m, col, q: q(raw_bytes(v)))
 
 
 def _bit(t: int, meta: int) -> ColumnStyle:
     nbits = (meta >> 8) * 8 + (meta & 0xFF)
     nbytes = (nbits + 7) // 8
     return ColumnStyle(b"BIT(%d)" % nbits,
-                       lambda v, m, col: bit_string(_int(v).to_bytes(8, "big")[8 - nbytes:] if nbytes <= 8 else b"", nbits))
+                       lambda v, m, col, q: bit_string(_int(v).to_bytes(8, "big")[8 - nbytes:] if nbytes <= 8 else b"", nbits))
 
 
 def _set(meta: int) -> ColumnStyle:
     n = meta & 0xFF
     return ColumnStyle(b"SET(%d bytes)" % n,
-                       lambda v, m, col: bit_string((_int(v) % (1 << 64)).to_bytes(8, "little")[:n], n * 8))
+                       lambda v, m, col, q: bit_string((_int(v) % (1 << 64)).to_bytes(8, "little")[:n], n * 8))
 
 
 def _enum(meta: int) -> ColumnStyle:
     n = meta & 0xFF
     if n not in (1, 2):
         return ColumnStyle(b"", None)
-    return ColumnStyle(b"ENUM(1 byte)" if n == 1 else b"ENUM(2 bytes)", lambda v, m, col: b"%d" % _int(v))
+    return ColumnStyle(b"ENUM(1 byte)" if n == 1 else b"ENUM(2 bytes)", lambda v, m, col, q: b"%d" % _int(v))
 
 
 def _string(t: int, meta: int) -> ColumnStyle:
@@ -191,18 +202,18 @@ def _string(t: int, meta: int) -> ColumnStyle:
         return _set(meta)
     if real != T.STRING:
         return ColumnStyle(b"", None)
-    return ColumnStyle(b"STRING(%d)" % length, lambda v, m, col: quoted(raw_bytes(v)))
+    return ColumnStyle(b"STRING(%d)" % length, lambda v, m, col, q: q(raw_bytes(v)))
 
 
-def _timestamp(v: Any, meta: int, col: bytes) -> bytes:
+def _timestamp(v: Any, meta: int, col: bytes, q: Quoter) -> bytes:
     u = int(v["value"])
     return b"%d" % (u - (1 << 32) if u >> 31 else u)
 
 
-def _json(v: Any, meta: int, col: bytes) -> bytes:
+def _json(v: Any, meta: int, col: bytes, q: Quoter) -> bytes:
     if v.get("type") == "json_diff":
         return json_diffs(v["value"], col)
-    return quoted(_json_text(v))
+    return q(_json_text(v))
 
 
 def vector(data: bytes) -> bytes:
@@ -211,7 +222,7 @@ def vector(data: bytes) -> bytes:
     return b"[" + b",".join(b"%.5e" % x for x in struct.unpack_from(f"<{n}f", data)) + (b"]" if n else b"")
 
 
-def _text(v: Any, meta: int, col: bytes) -> bytes:
+def _text(v: Any, meta: int, col: bytes, q: Quoter) -> bytes:
     return v["value"].encode()
 
 
@@ -226,26 +237,35 @@ STYLES: dict[int, Callable[[int, int], ColumnStyle]] = {
     T.TIMESTAMP2: lambda t, meta: ColumnStyle(b"TIMESTAMP(%d)" % meta, _text),
     T.DATETIME: lambda t, meta: ColumnStyle(b"DATETIME", _text),
     T.DATETIME2: lambda t, meta: ColumnStyle(b"DATETIME(%d)" % meta,
-                                             lambda v, m, col: quoted(v["value"].lstrip("-").encode())),
-    T.TIME: lambda t, meta: ColumnStyle(b"TIME", lambda v, m, col: _old_time(v["value"])),
-    T.TIME2: lambda t, meta: ColumnStyle(b"TIME(%d)" % meta, lambda v, m, col: quoted(v["value"].encode())),
+                                             lambda v, m, col, q: q(v["value"].lstrip("-").encode())),
+    T.TIME: lambda t, meta: ColumnStyle(b"TIME", lambda v, m, col, q: _old_time(v["value"])),
+    T.TIME2: lambda t, meta: ColumnStyle(b"TIME(%d)" % meta, lambda v, m, col, q: q(v["value"].encode())),
     # table_def reads a logged DATE as NEWDATE, so both print the same way.
-    T.NEWDATE: lambda t, meta: ColumnStyle(b"DATE", lambda v, m, col: _date(v["value"])),
-    T.DATE: lambda t, meta: ColumnStyle(b"DATE", lambda v, m, col: _date(v["value"])),
-    T.YEAR: lambda t, meta: ColumnStyle(b"YEAR", lambda v, m, col: b"%04d" % (v if v else 1900)),
+    T.NEWDATE: lambda t, meta: ColumnStyle(b"DATE", lambda v, m, col, q: _date(v["value"])),
+    T.DATE: lambda t, meta: ColumnStyle(b"DATE", lambda v, m, col, q: _date(v["value"])),
+    T.YEAR: lambda t, meta: ColumnStyle(b"YEAR", lambda v, m, col, q: b"%04d" % (v if v else 1900)),
     T.ENUM: lambda t, meta: _enum(meta),
     T.SET: lambda t, meta: _set(meta),
     T.BLOB: _blob,
-    T.VARCHAR: lambda t, meta: ColumnStyle(b"VARSTRING(%d)" % meta, lambda v, m, col: quoted(raw_bytes(v))),
-    T.VAR_STRING: lambda t, meta: ColumnStyle(b"VARSTRING(%d)" % meta, lambda v, m, col: quoted(raw_bytes(v))),
+    T.VARCHAR: lambda t, meta: ColumnStyle(b"VARSTRING(%d)" % meta, lambda v, m, col, q: q(raw_bytes(v))),
+    T.VAR_STRING: lambda t, meta: ColumnStyle(b"VARSTRING(%d)" % meta, lambda v, m, col, q: q(raw_bytes(v))),
     T.STRING: _string,
     T.JSON: lambda t, meta: ColumnStyle(b"JSON", _json),
 }
 
 
-def column_style(type_code: int, meta: int, dimensions: int = 0) -> ColumnStyle:
+# mariadb-binlog prints GEOMETRY as the bytes it holds, and quotes the old DATETIME.
+MARIADB_STYLES: dict[int, Callable[[int, int], ColumnStyle]] = {
+    T.GEOMETRY: lambda t, meta: ColumnStyle(b"GEOMETRY", lambda v, m, col, q: q(raw_bytes(v))),
+    T.DATETIME: lambda t, meta: ColumnStyle(b"DATETIME", lambda v, m, col, q: q(v["value"].encode())),
+}
+
+
+def column_style(type_code: int, meta: int, dimensions: int = 0, mariadb: bool = False) -> ColumnStyle:
+    if mariadb and type_code in MARIADB_STYLES:
+        return MARIADB_STYLES[type_code](type_code, meta)
     if type_code == T.VECTOR:  # the type string names the optional metadata's dimensionality
-        return ColumnStyle(b"VECTOR(%d)" % dimensions, lambda v, m, col: vector(raw_bytes(v)))
+        return ColumnStyle(b"VECTOR(%d)" % dimensions, lambda v, m, col, q: vector(raw_bytes(v)))
     factory = STYLES.get(type_code)
     return factory(type_code, meta) if factory else ColumnStyle(b"", None)
 
@@ -265,16 +285,18 @@ class Table:
     metas: list[int]
     nullable: list[bool]
     styles: list[ColumnStyle]
+    quote: Quoter
 
     @classmethod
-    def from_body(cls, body: dict[str, Any]) -> "Table":
+    def from_body(cls, body: dict[str, Any], mariadb: bool = False) -> "Table":
         types, metas = body["column_types"], body["column_metadata"]
         nulls = body["null_bitmap"] or "0" * len(types)
         dims = iter(next((f["value"] for f in body["optional_metadata"]
                           if f["name"] == "VECTOR_DIMENSIONALITY"), []))
-        styles = [column_style(t, m, next(dims, 0) if t == T.VECTOR else 0) for t, m in zip(types, metas)]
+        styles = [column_style(t, m, next(dims, 0) if t == T.VECTOR else 0, mariadb)
+                  for t, m in zip(types, metas)]
         return cls(raw_bytes(body["schema"]), raw_bytes(body["table"]), types, metas,
-                   [c == "1" for c in nulls], styles)
+                   [c == "1" for c in nulls], styles, quoted_mariadb if mariadb else quoted)
 
 
 def _identifier(name: bytes) -> bytes:
@@ -295,7 +317,7 @@ def _image(out: list[bytes], table: Table, present: str, image: dict[str, Any], 
             out.append(b"###   %s=!! Don't know how to handle column type=%d meta=%d (%04x)\n"
                        % (col, _printed_type(t, m), m, m))
             raise StopEvent
-        text = b"NULL" if v is None else style.value(v, table.metas[i], col)
+        text = b"NULL" if v is None else style.value(v, table.metas[i], col, table.quote)
         out.append(b"###   %s=%s /* %s meta=%d nullable=%d is_null=%d */\n"
                    % (col, text, style.typestr, table.metas[i], table.nullable[i], v is None))
 
@@ -338,20 +360,32 @@ def render_rows_event(type_code: int, body: dict[str, Any], table: Table | None)
 def render(events: Iterable[dict[str, Any]]) -> Iterator[bytes]:
     """The ### output of a stream of canonical events (dicts), Transaction_payload contents
     included, in order."""
-    tables: dict[Any, Table] = {}
+    state = _State()
     for e in events:
-        yield from _render_one(e, tables)
+        yield from _render_one(e, state)
 
 
-def _render_one(e: dict[str, Any], tables: dict[Any, Table]) -> Iterator[bytes]:
+@dataclass(slots=True)
+class _State:
+    tables: dict[Any, Table] = field(default_factory=dict)
+    # From the Format_description: MariaDB logs, and MySQL logs older than 5.6 (which MySQL 9.7's
+    # mysqlbinlog no longer reads), print as mariadb-binlog prints them.
+    mariadb: bool = False
+
+
+def _render_one(e: dict[str, Any], state: _State) -> Iterator[bytes]:
     code = e["type_code"]
-    if code == 19:
-        tables[_int(e["body"]["table_id"])] = Table.from_body(e["body"])
+    body = e["body"]
+    if code == 15:
+        version = str(body.get("server_version", ""))
+        state.mariadb = "mariadb" in version.lower() or version_tuple(version) < (5, 6, 0)
+    elif code == 19:
+        state.tables[_int(body["table_id"])] = Table.from_body(body, state.mariadb)
     elif code in _ROWS_KIND:
-        yield from render_rows_event(code, e["body"], tables.get(_int(e["body"]["table_id"])))
+        yield from render_rows_event(code, body, state.tables.get(_int(body["table_id"])))
     elif code == 40:
-        for inner in e["body"].get("events") or ():
-            yield from _render_one(inner, tables)
+        for inner in body.get("events") or ():
+            yield from _render_one(inner, state)
 
 
 def main(argv: list[str] | None = None) -> int:

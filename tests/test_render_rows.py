@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from oracle.decoder import decode_file
-from oracle.render_rows import bit_string, quoted, render, render_rows_event, signed_unsigned, vector, Table
+from oracle.render_rows import (Table, bit_string, quoted, quoted_mariadb, render, render_rows_event,
+                                signed_unsigned, vector)
 from tests.external import manifest
 
 SAMPLES = Path("/tmp/sample-binlogs")
@@ -53,7 +54,29 @@ def test_external_binlogs_match_real_mysqlbinlog(binlog):
 
 
 def _samples():
-    return sorted(p for p in SAMPLES.glob("mysql-*/*.binlog") if p.with_name(p.name + ".vvv.txt").exists())
+    return sorted(p for p in SAMPLES.glob("*/*.binlog") if p.with_name(p.name + ".vvv.txt").exists())
+
+
+def _mariadb_binlog_references():
+    """Files only mariadb-binlog reads: MariaDB's, and MySQL's older than 5.6."""
+    out = []
+    for b in manifest():
+        m = re.match(r"(\d+)\.(\d+)", b.server_version)
+        old = b.flavor == "mysql" and m and (int(m[1]), int(m[2])) < (5, 6)
+        broken = any(x in b.name for x in ("bug40482", "wl2325", "corrupt", "truncated"))
+        if (b.flavor == "mariadb" or old) and not broken:
+            out.append(b)
+    return out
+
+
+@pytest.mark.parametrize("binlog", _mariadb_binlog_references(), ids=lambda b: b.name)
+def test_external_binlogs_match_mariadb_binlog(binlog):
+    exe = shutil.which("mariadb-binlog")
+    if exe is None:
+        pytest.skip("mariadb-binlog is not installed")
+    ref = subprocess.run([exe, "-vvv", str(binlog.path)], capture_output=True, timeout=600)
+    assert ref.returncode == 0, ref.stderr[-300:]
+    assert _mine(binlog.path) == _hash_lines(ref.stdout)
 
 
 @pytest.mark.parametrize("path", _samples(), ids=str)
@@ -68,6 +91,7 @@ def test_value_rules():
     assert bit_string(b"\x04", 3) == b"b'100'"
     assert quoted(b"a'b\\c\n\x00\xc3\xa9") == b"'a\\'b\\\\c\\n\\x00\xc3\xa9'"
     assert vector(b"") == b"["
+    assert quoted_mariadb(b"a'b\\c\n") == b"'a'b\\c\\x0a'"
 
 
 def _table(types, metas):
