@@ -60,7 +60,3 @@ def run(cases: list[Case], targets: list[Target], *, done: set[tuple[str, str]],
         for t in targets:
             t.testee.close()
     return results
-
-
-def is_failure(r: CaseResult) -> bool:
-    return r.outcome is not Outcome.PASS
