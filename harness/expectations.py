@@ -30,9 +30,14 @@ def _error_from(obj: Any) -> ErrorInfo | None:
 
 
 def _server_version(events: list[dict[str, Any]], meta: dict[str, Any]) -> str:
-    for key in ("server_version", "server"):
-        if meta.get(key):
-            return str(meta[key])
+    """From case.json (`server: {flavor, version}` as generators/casefile.py writes it, or a
+    plain `server_version`), else from the Format_description the expectation holds."""
+    server = meta.get("server")
+    if isinstance(server, dict) and server.get("version"):
+        flavor = "-MariaDB" if server.get("flavor") == "mariadb" else ""
+        return f"{server['version']}{flavor}"
+    if meta.get("server_version"):
+        return str(meta["server_version"])
     for e in events:
         version = (e.get("body") or {}).get("server_version") if isinstance(e.get("body"), dict) else None
         if isinstance(version, str) and version:

@@ -59,3 +59,20 @@ def test_accept_either_case_allows_decoding_past_the_expected_rejection(tmp_path
     assert got["c/strict"]["outcome"] == "mismatch"
     assert got["c/strict"]["message"].startswith("accepted a file that must be rejected (BadEventBody at offset 130")
     assert rc == 1
+
+
+def test_generator_case_layout(tmp_path):
+    """generators/casefile.py: case.json lists files, server is {flavor, version}, and each
+    binlog has its own <file>.expected.jsonl."""
+    d = tmp_path / "corpus" / "mariadb-10.5" / "basic--row"
+    d.mkdir(parents=True)
+    (d / "case.json").write_text(json.dumps({"server": {"flavor": "mariadb", "version": "10.5.23"},
+                                             "files": [GOOD[3].name]}))
+    (d / GOOD[3].name).symlink_to(GOOD[3])
+    lines = [json.dumps(e.to_json()) for e in decode_file(GOOD[3])]
+    (d / f"{GOOD[3].name}.expected.jsonl").write_text("\n".join(lines) + "\n")
+    (d / f"{GOOD[3].name}.vvv.txt").write_text("# not a binlog\n")
+    (case,) = discover(tmp_path / "corpus")
+    assert case.id == "corpus/mariadb-10.5/basic--row" and case.annotated
+    rc, records = run_cli(tmp_path, "--parser", "oracle", "--corpus", str(tmp_path / "corpus"))
+    assert rc == 0 and records[0]["server_version"] == "10.5.23-MariaDB"
