@@ -135,8 +135,10 @@ def decode(r: Reader, ctx: DecodeContext, header: Header) -> dict[str, Any]:
         buf = mariadb_uncompress(r, "rows")
         pos, end = 0, len(buf)
     else:
-        buf, pos, end, origin = r.buf, r.pos, r.end, r.origin
-        r.pos = r.end
+        # One copy of the rows part: slicing bytes is cheaper than slicing an mmap per value.
+        origin = r.offset
+        buf = r.rest()
+        pos, end = 0, len(buf)
     try:
         body["rows"] = _rows(buf, pos, end, _plan(table), kind, cols, cols_ai,
                              code == E.PARTIAL_UPDATE_ROWS_EVENT)
