@@ -12,6 +12,8 @@ import sys
 from .decoder import decode_file
 from .errors import BinlogError
 from .render_rows import main as _rows_main
+from .survey import main as _survey_main
+from .verify import main as _verify_main
 
 
 def _decode(args: argparse.Namespace) -> int:
@@ -40,6 +42,13 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("rows", help="print the ### row lines exactly as mysqlbinlog -vvv does")
     r.add_argument("file")
     r.set_defaults(run=lambda a: _rows_main([a.file]))
+    v = sub.add_parser("verify", help="compare with the real mysqlbinlog -vvv, event by event")
+    v.add_argument("file")
+    v.add_argument("--mysqlbinlog", metavar="CMD", help="tool command (default: MySQL 9.7's, via docker)")
+    v.set_defaults(run=lambda a: _verify_main(a.file, a.mysqlbinlog))
+    s = sub.add_parser("survey", help="decode every binlog under the dirs; a table of outcomes")
+    s.add_argument("dirs", nargs="+")
+    s.set_defaults(run=lambda a: _survey_main(a.dirs))
     return p
 
 

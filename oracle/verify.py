@@ -1,0 +1,238 @@
+"""`python -m oracle verify FILE`: the oracle against the real mysqlbinlog, event by event.
+
+Runs `mysqlbinlog -vvv` (MySQL 9.7's, from the local docker image, by default; any other command
+with --mysqlbinlog, e.g. `mariadb-binlog`) on FILE with TZ=UTC, parses its text
+(oracle/mysqlbinlog_text.py), decodes FILE with the oracle, and lists every field where the two
+disagree. Header fields are always compared; body fields once the oracle's decoder for that
+event emits them (BODY_FIELDS). Exit 0: no disagreement; 1: disagreements; 2: the tool could not
+be run.
+"""
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from .decoder import decode_file
+from .errors import BinlogError
+from .event_types import HeaderFlag, type_name
+from .model import Event
+from .mysqlbinlog_text import TextDump, TextEvent, decode_output, parse
+from .text_table import render
+from .values import plain
+
+TOOL_TIMEOUT = 600
+
+
+class ToolUnavailable(RuntimeError):
+    """The reference tool cannot be run here; the message says why."""
+
+
+@dataclass(frozen=True)
+class ToolRun:
+    command: str
+    stdout: str
+    stderr: str
+    returncode: int
+
+
+def run_tool(path: str | os.PathLike[str], command: str | None = None) -> ToolRun:
+    """Run the reference tool with -vvv on path, in UTC so printed times are the stored ones.
+    command None: MySQL 9.7's mysqlbinlog through generators.tools.run_mysqlbinlog."""
+    if command is None:
+        return _run_default(path)
+    argv = [*shlex.split(command), "-vvv", str(path)]
+    try:
+        proc = subprocess.run(argv, capture_output=True, timeout=TOOL_TIMEOUT, check=False,
+                              env={**os.environ, "TZ": "UTC"})
+    except FileNotFoundError as e:
+        raise ToolUnavailable(f"{argv[0]}: not found") from e
+    return ToolRun(command, decode_output(proc.stdout), decode_output(proc.stderr), proc.returncode)
+
+
+def _run_default(path: str | os.PathLike[str]) -> ToolRun:
+    try:
+        from generators import tools  # noqa: PLC0415 (optional: needs docker and the image)
+        run = tools.run_mysqlbinlog
+    except (ImportError, AttributeError) as e:
+        raise ToolUnavailable("generators.tools.run_mysqlbinlog is not available; "
+                              "give --mysqlbinlog CMD") from e
+    try:
+        proc = run(Path(path), ("-vvv",))
+    except Exception as e:  # docker missing, image missing: a reason to report, not a crash
+        raise ToolUnavailable(f"mysqlbinlog 9.7 could not be run: {e}") from e
+    out, err = proc.stdout, proc.stderr
+    return ToolRun("mysqlbinlog 9.7 (docker)",
+                   out if isinstance(out, str) else decode_output(out),
+                   err if isinstance(err, str) else decode_output(err or b""), proc.returncode)
+
+
+# -- comparison ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Disagreement:
+    position: int | None
+    type: str
+    field: str
+    oracle: Any
+    tool: Any
+
+
+@dataclass
+class Report:
+    file: str
+    tool: str
+    compared: int = 0  # events printed by the tool and matched to an oracle event
+    disagreements: list[Disagreement] = field(default_factory=list)
+    tool_error: str | None = None
+    oracle_error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.disagreements
+
+
+def _header_type(o: Event, t: TextEvent) -> tuple[Any, Any] | None:
+    if o.type_code in t.type_codes:
+        return None
+    printed = "|".join(type_name(c) for c in t.type_codes) or f"unrecognised: {t.label!r}"
+    return o.type_name, printed
+
+
+def _crc(o: Event, t: TextEvent) -> tuple[Any, Any] | None:
+    """mysqlbinlog prints the stored CRC32 when the algorithm is CRC32 and nothing otherwise."""
+    expected = o.checksum.stored if o.checksum.algorithm == "CRC32" else None
+    return None if expected == t.checksum else (_hex(expected), _hex(t.checksum))
+
+
+def _in_use(o: Event, t: TextEvent) -> tuple[Any, Any] | None:
+    if 15 not in t.type_codes:
+        return None
+    expected = bool(o.flags & HeaderFlag.LOG_EVENT_BINLOG_IN_USE_F)
+    return None if expected == bool(t.in_use) else (expected, bool(t.in_use))
+
+
+def _same(get_o: Callable[[Event], Any], get_t: Callable[[TextEvent], Any]):
+    def check(o: Event, t: TextEvent) -> tuple[Any, Any] | None:
+        a, b = get_o(o), get_t(t)
+        return None if a == b else (a, b)
+    return check
+
+
+def _hex(v: int | None) -> str | None:
+    return None if v is None else f"0x{v:08x}"
+
+
+# Header fields: the acceptance of issue 2, plus the timestamp and the in-use flag the text shows.
+HEADER_CHECKS: dict[str, Callable[[Event, TextEvent], tuple[Any, Any] | None]] = {
+    # binlog v1 headers have no next position; mysqlbinlog prints 0 for them
+    "end_log_pos": _same(lambda o: o.next_position or 0, lambda t: t.next_position),
+    "server_id": _same(lambda o: o.server_id, lambda t: t.server_id),
+    "type": _header_type,
+    "crc32": _crc,
+    "timestamp": _same(lambda o: o.timestamp, lambda t: t.timestamp),
+    "LOG_EVENT_BINLOG_IN_USE_F": _in_use,
+}
+
+# Body fields compared when both sides have them (the oracle's once its decoder emits them).
+BODY_FIELDS = ("binlog_version", "server_version", "thread_id", "query_exec_time", "error_code",
+               "db", "query", "ddl_xid", "xid", "pos", "new_log_ident", "table_id", "schema",
+               "table", "rows_query", "gtid", "one_phase", "type_name", "last_committed", "sequence_number", "original_commit_timestamp",
+               "immediate_commit_timestamp", "transaction_length", "gtid_set", "domain_id",
+               "seq_no", "binlog_file_name", "seed1", "seed2", "val")
+
+
+def compare_event(o: Event, t: TextEvent) -> list[Disagreement]:
+    out = []
+    for name, check in HEADER_CHECKS.items():
+        diff = check(o, t)
+        if diff is not None:
+            out.append(Disagreement(o.position, o.type_name, name, *diff))
+    body = plain(o.body)
+    for key in BODY_FIELDS:
+        if key in t.body and key in body and plain(t.body[key]) != body[key]:
+            out.append(Disagreement(o.position, o.type_name, f"body.{key}", body[key], plain(t.body[key])))
+    return out
+
+
+def compare(dump: TextDump, events: list[Event], oracle_error: BinlogError | None,
+            report: Report) -> Report:
+    """Match the tool's top-level events to the oracle's by position and compare them. Events
+    inside a Transaction_payload are printed at the payload's position; they are left to the
+    payload's body comparison."""
+    by_position = {e.position: e for e in events}
+    printed = set()
+    for t in dump.events:
+        if t.nested:
+            continue
+        o = by_position.get(t.position) if t.position is not None else None
+        if o is None:
+            report.disagreements.append(Disagreement(
+                t.position, "|".join(type_name(c) for c in t.type_codes) or t.label, "event",
+                _missing(oracle_error), "printed"))
+            continue
+        printed.add(o.position)
+        report.compared += 1
+        report.disagreements.extend(compare_event(o, t))
+    # A tool that stops early may also leave unprinted the events it was holding back (mysqlbinlog
+    # prints Intvar/Rand/User_var with the statement they precede): expect only those before the
+    # last event it printed.
+    last = max((t.position for t in dump.events if t.position is not None), default=-1)
+    for o in events:
+        expected = not dump.stopped_early or o.position < last
+        if o.position not in printed and expected:
+            report.disagreements.append(Disagreement(o.position, o.type_name, "event", "decoded", "not printed"))
+    if oracle_error is not None and not dump.stopped_early:
+        report.disagreements.append(Disagreement(
+            oracle_error.offset, "-", "end of file", _missing(oracle_error), "read to the end"))
+    return report
+
+
+def _missing(err: BinlogError | None) -> str:
+    return "absent" if err is None else f"stopped: {err.kind} at {err.offset}"
+
+
+def verify(path: str | os.PathLike[str], command: str | None = None) -> Report:
+    run = run_tool(path, command)
+    dump = parse(run.stdout, run.stderr)
+    events: list[Event] = []
+    error: BinlogError | None = None
+    try:
+        events.extend(decode_file(path))
+    except BinlogError as e:
+        error = e
+    report = Report(str(path), run.command)
+    if dump.error is not None:
+        where = f" at offset {dump.error_offset}" if dump.error_offset is not None else ""
+        report.tool_error = f"{dump.error}{where}"
+    if error is not None:
+        report.oracle_error = f"{error.kind} at offset {error.offset}: {error.message}"
+    return compare(dump, events, error, report)
+
+
+def format_report(r: Report) -> str:
+    lines = [f"{r.file}: {r.tool}"]
+    if r.tool_error:
+        lines.append(f"  the tool stopped: {r.tool_error}")
+    if r.oracle_error:
+        lines.append(f"  the oracle stopped: {r.oracle_error}")
+    if r.disagreements:
+        lines.append(render(("position", "type", "field", "oracle", "mysqlbinlog"),
+                            ((d.position, d.type, d.field, d.oracle, d.tool) for d in r.disagreements)))
+    lines.append(f"{r.compared} events compared, {len(r.disagreements)} disagreements")
+    return "\n".join(lines)
+
+
+def main(file: str, command: str | None) -> int:
+    try:
+        report = verify(file, command)
+    except ToolUnavailable as e:
+        print(f"error: {e}")
+        return 2
+    except OSError as e:
+        print(f"error: cannot read {file}: {e.strerror}")
+        return 2
+    print(format_report(report))
+    return 0 if report.ok else 1
