@@ -1,0 +1,138 @@
+"""Throughput of the oracle beside the real mysqlbinlog, on the same real-server file, in one run.
+
+`python -m harness.bench [--file F] [--repeat N]` (and `nox -s bench`). Without --file it makes
+(once, then cached) a >= 100 MiB ROW binlog of mixed column types from a real MySQL 9.7 server.
+Each measurement is the best of N runs; mysqlbinlog is timed inside its container so container
+start-up is not counted against it. Results are a table and a JSON file; the ratio column is
+oracle throughput / mysqlbinlog -vvv throughput (1.0 = as fast as mysqlbinlog -vvv).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Callable
+
+from oracle.decoder import decode_file
+from oracle.framing import walk
+
+CACHE = Path.home() / ".cache" / "binlog-conformance" / "bench"
+DEFAULT_FILE = CACHE / "mysql-9.7-100mb.binlog"
+
+
+@dataclass
+class Measurement:
+    name: str
+    seconds: float
+    mb_per_s: float
+    ratio_to_mysqlbinlog_vvv: float | None = None
+
+
+def _best_of(repeat: int, run: Callable[[], float | None]) -> float:
+    """run() returns its own elapsed time (None: time it from outside)."""
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        inner = run()
+        best = min(best, inner if inner is not None else time.perf_counter() - t0)
+    return best
+
+
+def _framing(path: Path) -> None:
+    import mmap
+    with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as buf:
+        for _ in walk(buf):  # type: ignore[arg-type]
+            pass
+
+
+def _decode(path: Path) -> None:
+    for _ in decode_file(path):
+        pass
+
+
+def _decode_json(path: Path) -> None:
+    dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+    for event in decode_file(path):
+        dumps(event.to_json())
+
+
+def _render_rows(path: Path) -> None:
+    from oracle import render_rows  # issue 3's `python -m oracle rows`
+    for _ in render_rows.iter_rows_lines(path):  # type: ignore[attr-defined]
+        pass
+
+
+def _mysqlbinlog(path: Path, args: str) -> float:
+    """Seconds mysqlbinlog itself took, measured inside the container."""
+    from generators.tools import run_in_image, MYSQL_IMAGE
+    script = (f"a=$(date +%s%N); mysqlbinlog {args} \"$0\" > /dev/null || exit 3; "
+              "b=$(date +%s%N); echo $((b-a))")
+    proc = run_in_image(MYSQL_IMAGE, "sh", path, ["-c", script], timeout=3600)
+    if proc.returncode != 0:
+        raise RuntimeError(f"mysqlbinlog {args} failed: {proc.stderr.decode(errors='replace')[-500:]}")
+    return int(proc.stdout.split()[-1]) / 1e9
+
+
+def _ensure_file(path: Path | None) -> Path:
+    if path is not None:
+        return path
+    if not DEFAULT_FILE.exists():
+        from generators import profiles
+        from generators.bigbinlog import make_big_binlog
+        make_big_binlog(profiles.get("mysql-9.7"), DEFAULT_FILE, 100)
+    return DEFAULT_FILE
+
+
+def run(path: Path, repeat: int) -> list[Measurement]:
+    size_mb = path.stat().st_size / 2**20
+    cases: list[tuple[str, Callable[[], float | None]]] = [
+        ("mysqlbinlog (no -v)", lambda: _mysqlbinlog(path, "")),
+        ("mysqlbinlog -vvv", lambda: _mysqlbinlog(path, "-vvv")),
+        ("oracle framing only", lambda: _framing(path)),
+        ("oracle full decode", lambda: _decode(path)),
+        ("oracle decode + JSON lines", lambda: _decode_json(path)),
+    ]
+    try:
+        from oracle import render_rows
+        if hasattr(render_rows, "iter_rows_lines"):
+            cases.append(("oracle rows (### lines)", lambda: _render_rows(path)))
+    except ImportError:
+        pass
+    results = []
+    for name, fn in cases:
+        print(f"[bench] {name} ...", flush=True)
+        secs = _best_of(repeat, fn)
+        results.append(Measurement(name, secs, size_mb / secs))
+    vvv = next(m for m in results if m.name == "mysqlbinlog -vvv")
+    for m in results:
+        m.ratio_to_mysqlbinlog_vvv = m.mb_per_s / vvv.mb_per_s
+    return results
+
+
+def table(results: list[Measurement], path: Path) -> str:
+    lines = [f"file: {path} ({path.stat().st_size / 2**20:.1f} MiB)",
+             f"{'decoder':32} {'seconds':>9} {'MB/s':>9} {'x mysqlbinlog -vvv':>19}"]
+    for m in results:
+        lines.append(f"{m.name:32} {m.seconds:9.2f} {m.mb_per_s:9.1f} {m.ratio_to_mysqlbinlog_vvv:19.2f}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m harness.bench", description=__doc__.splitlines()[0])
+    p.add_argument("--file", type=Path, help="a binlog made by a real server (default: made once, cached)")
+    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--json", type=Path, default=Path("out/bench.json"))
+    args = p.parse_args(argv)
+    path = _ensure_file(args.file)
+    results = run(path, args.repeat)
+    print(table(results, path))
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps({"file": str(path), "bytes": path.stat().st_size,
+                                     "results": [asdict(m) for m in results]}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
