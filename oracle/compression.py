@@ -33,25 +33,26 @@ def mariadb_uncompress(r: Reader, what: str) -> bytes:
 
 
 def inflate_zlib(data: bytes, size: int, offset: int, what: str) -> bytes:
-    _check_size(size, offset, what)
-    d = zlib.decompressobj()
-    try:
-        out = d.decompress(data, size + 1)
-    except zlib.error as e:
-        raise DecompressionError(offset, f"{what}: zlib: {e}") from None
-    if len(out) != size:
-        raise DecompressionError(offset, f"{what}: inflates to {'more than ' if len(out) > size else ''}"
-                                         f"{len(out)} bytes, {size} stated")
-    return out
+    """A zlib stream whose content should be exactly `size` bytes."""
+    return _inflate(lambda limit: zlib.decompressobj().decompress(data, limit), zlib.error, "zlib",
+                    size, offset, what)
 
 
 def inflate_zstd(data: bytes, size: int, offset: int, what: str) -> bytes:
     """A zstd frame whose content should be exactly `size` bytes."""
-    _check_size(size, offset, what)
+    return _inflate(lambda limit: _bounded_zstd(data, limit), zstandard.ZstdError, "zstd",
+                    size, offset, what)
+
+
+def _inflate(run, error: type[Exception], name: str, size: int, offset: int, what: str) -> bytes:
+    """Run a decompressor capped at size + 1 bytes, so that 'more than stated' is detectable
+    without inflating any further."""
+    if size > MAX_UNCOMPRESSED:
+        raise DecompressionError(offset, f"{what}: stated uncompressed size {size} exceeds {MAX_UNCOMPRESSED}")
     try:
-        out = _bounded_zstd(data, size + 1)
-    except zstandard.ZstdError as e:
-        raise DecompressionError(offset, f"{what}: zstd: {e}") from None
+        out = run(size + 1)
+    except error as e:
+        raise DecompressionError(offset, f"{what}: {name}: {e}") from None
     if len(out) != size:
         raise DecompressionError(offset, f"{what}: inflates to {'more than ' if len(out) > size else ''}"
                                          f"{len(out)} bytes, {size} stated")
@@ -69,7 +70,3 @@ def _bounded_zstd(data: bytes, limit: int) -> bytes:
         out += chunk
     return bytes(out)
 
-
-def _check_size(size: int, offset: int, what: str) -> None:
-    if size > MAX_UNCOMPRESSED:
-        raise DecompressionError(offset, f"{what}: stated uncompressed size {size} exceeds {MAX_UNCOMPRESSED}")
