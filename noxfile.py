@@ -33,3 +33,13 @@ def conformance(session: nox.Session) -> None:
                 "--expected-failures", "harness/expected/", "--results", f"{out}/results.jsonl",
                 "--json", f"{out}/report.json", "--junit", f"{out}/junit.xml",
                 "--html", f"{out}/report.html", *session.posargs)
+
+
+@nox.session
+def generate(session: nox.Session) -> None:
+    """Rebuild corpus/ from real servers: build the local images (a no-op when current), run the
+    scenarios, rewrite corpus/COVERAGE.md. Posargs go to `python -m generators generate`
+    (e.g. --server mysql-9.7 --scenario json)."""
+    session.install("-e", ".[servers]")
+    session.run("python", "-m", "generators", "images", "build")
+    session.run("python", "-m", "generators", "generate", *session.posargs)

@@ -116,7 +116,7 @@ def file_entry(binlog: Path, tool: dict[str, Any], server_events: list[dict[str,
 def add_summaries(case: dict[str, Any], case_dir: Path) -> None:
     """Fill event_types/column_types (all files) from the expected decodes on disk."""
     lines: list[str] = []
-    for f in case["files"]:
+    for f in case["binlogs"]:
         lines += (case_dir / f["expected"]["path"]).read_text(encoding="utf-8").splitlines()
     case["event_types"], case["column_types"] = summarize(lines)
 
@@ -150,7 +150,7 @@ def refresh(case_dir: Path) -> bool:
     """Rewrite expected decodes and summaries from the current oracle; True when anything changed."""
     case = read_case(case_dir)
     before = json.dumps(case, sort_keys=True)
-    for f in case["files"]:
+    for f in case["binlogs"]:
         f["expected"] = expected_entry(case_dir / f["name"])
     add_summaries(case, case_dir)
     write_case_json(case_dir, case)

@@ -23,11 +23,13 @@ NOT_WRITTEN: dict[str, str] = {
     "PRE_GA_WRITE_ROWS_EVENT": "MySQL 5.1 betas",
     "PRE_GA_UPDATE_ROWS_EVENT": "MySQL 5.1 betas",
     "PRE_GA_DELETE_ROWS_EVENT": "MySQL 5.1 betas",
-    "WRITE_ROWS_EVENT_V1": "MySQL 5.1-5.5 (and 5.6 with log_bin_use_v1_row_events); MariaDB always",
-    "UPDATE_ROWS_EVENT_V1": "MySQL 5.1-5.5 (and 5.6 with log_bin_use_v1_row_events); MariaDB always",
-    "DELETE_ROWS_EVENT_V1": "MySQL 5.1-5.5 (and 5.6 with log_bin_use_v1_row_events); MariaDB always",
-    "INCIDENT_EVENT": "only on a failed binlog write or a debug build's injection; no SQL makes "
-                      "a release server write one",
+    **{f"{op}_ROWS_EVENT_V1": "MariaDB always; MySQL 5.1-5.5 (5.6 with log_bin_use_v1_row_events)"
+       for op in ("WRITE", "UPDATE", "DELETE")},
+    **{f"{op}_ROWS_EVENT": "MySQL >= 5.6; MariaDB writes the v1 types" for op in ("WRITE", "UPDATE", "DELETE")},
+    **{f"{op}_ROWS_COMPRESSED_EVENT": "MariaDB writes the v1 compressed types"
+       for op in ("WRITE", "UPDATE", "DELETE")},
+    "INCIDENT_EVENT": "MySQL: a non-transactional statement overflowing max_binlog_stmt_cache_size "
+                      "(scenario incident); MariaDB fails that statement without writing one",
     "HEARTBEAT_LOG_EVENT": "replication protocol only, never in a file",
     "HEARTBEAT_LOG_EVENT_V2": "replication protocol only, never in a file",
     "IGNORABLE_LOG_EVENT": "a type range, not an event servers write",
@@ -36,6 +38,14 @@ NOT_WRITTEN: dict[str, str] = {
     "START_ENCRYPTION_EVENT": "MariaDB encrypt_binlog with a key management plugin; the rest of "
                               "such a file is encrypted",
 }
+
+def _only(et: EventType) -> str:
+    if et.value >= 160:
+        return "MariaDB only"
+    if 29 <= et.value <= 42 and et is not EventType.XA_PREPARE_LOG_EVENT:
+        return "MySQL only"
+    return ""
+
 
 def _servers(cases: list[dict]) -> list[str]:
     return sorted({c["server"]["profile"] for c in cases})
@@ -57,10 +67,9 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
 def render(root: Path = casefile.CORPUS_DIR) -> str:
     cases = [casefile.read_case(d) for d in casefile.iter_case_dirs(root)]
     servers = _servers(cases)
-    flavor = {c["server"]["profile"]: c["server"]["flavor"] for c in cases}
     versions = {c["server"]["profile"]: c["server"]["version"] for c in cases}
     events, columns = _counts(cases, "event_types"), _counts(cases, "column_types")
-    size = sum(f["size"] for c in cases for f in c["files"])
+    size = sum(f["size"] for c in cases for f in c["binlogs"])
     lines = [
         "# Corpus coverage",
         "",
@@ -78,10 +87,8 @@ def render(root: Path = casefile.CORPUS_DIR) -> str:
     for et in EventType:
         per = events.get(et.name, {})
         cells = [str(per[s]) if per.get(s) else "-" for s in servers]
-        note = "" if per else NOT_WRITTEN.get(et.name, "**not covered**")
-        if not per and et.value >= 160 and all(flavor[s] == "mysql" for s in servers):
-            note = note or "MariaDB only"
-        rows.append([f"{et.name} ({et.value})", *cells, note])
+        note = "" if all(per.get(s) for s in servers) else NOT_WRITTEN.get(et.name, _only(et))
+        rows.append([f"{et.name} ({et.value})", *cells, note or ("**not covered**" if not per else "")])
     lines += _table(["event type", *servers, "why none"], rows)
     lines += ["", "## Column types x server", ""]
     declared = {col for c in cases for col in c["scenario"]["declared_columns"]}

@@ -76,7 +76,8 @@ def _case_json(run: Run, scenario: Scenario, version_text: str, options: dict[st
                      "declared_columns": list(scenario.columns),
                      "required_settings": scenario.settings, "end": scenario.end},
         "statements": [s.to_json() for s in result.statements],
-        "files": files,
+        "files": [f["name"] for f in files],  # the plain list harness/corpus.py reads
+        "binlogs": files,
     }
 
 
@@ -109,7 +110,7 @@ def execute_run(run: Run, out: Path, failures: list[str]) -> list[Path]:
             case = _case_json(run, scenario, version_text, options, result, files)
             casefile.add_summaries(case, dest)
             casefile.write_case_json(dest, case)
-            size = sum(f["size"] for f in files)
+            size = sum(f["size"] for f in case["binlogs"])
             log(f"  {dest.relative_to(out)}: {len(files)} file(s), {size} bytes, "
                 f"{len(case['event_types'])} event types, {result.seconds}s")
             written.append(dest)

@@ -15,7 +15,6 @@ CREATE TABLE ld.big (id INT PRIMARY KEY, pad VARCHAR(100)) ENGINE=InnoDB;
 INSERT INTO ld.big SELECT a.i * 20 + b.i, REPEAT('l', 60) FROM ld.d a, ld.d b ORDER BY 1;
 SELECT * FROM ld.big ORDER BY id INTO OUTFILE '@@SECURE_FILE_DIR@@/ld_big.txt';
 DELETE FROM ld.big;
-SET SESSION read_buffer_size = 8192;
 LOAD DATA INFILE '@@SECURE_FILE_DIR@@/ld_big.txt' INTO TABLE ld.big;
 LOAD DATA INFILE '@@SECURE_FILE_DIR@@/ld_big.txt' INTO TABLE ld.big /* expect-error 1062 */;
 DROP DATABASE ld;

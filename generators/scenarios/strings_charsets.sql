@@ -14,6 +14,6 @@ INSERT INTO str.s VALUES (2, '', '', '', '', '', '', '', '', '', '', '');
 INSERT INTO str.s VALUES (3, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
 INSERT INTO str.s VALUES (4, '😀😀', REPEAT('é', 100), '日本語', REPEAT('ж', 300), 'ÿ', REPEAT('ñ', 255), 'a', X'00FF00', X'000000', X'00010200', REPEAT('😀', 255));
 INSERT INTO str.s VALUES (5, 'quote''s', 'back\\slash', 'tab\tx', 'nl\nx', 'x', 'y', 'z', 'q', X'7F80', X'', 'z');
-UPDATE str.s SET v_u4 = CONCAT(v_u4, '!') WHERE id IN (1, 4);
+UPDATE str.s SET v_u4 = CONCAT(v_u4, '!') WHERE id IN (1, 2);
 DELETE FROM str.s WHERE id = 2;
 DROP DATABASE str;

@@ -2,6 +2,7 @@
 -- min_version: mysql 5.6, mariadb 10.5
 -- events: QUERY_EVENT, XID_EVENT, TABLE_MAP_EVENT, WRITE_ROWS_EVENT
 -- columns: LONG
+-- settings: gtid_mode=OFF
 CREATE DATABASE IF NOT EXISTS tx;
 CREATE TABLE tx.t (id INT PRIMARY KEY, v INT) ENGINE=InnoDB;
 CREATE TABLE tx.m (id INT PRIMARY KEY) ENGINE=MyISAM;

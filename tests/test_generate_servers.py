@@ -1,0 +1,128 @@
+"""Live generation: real MySQL 9.7 and MariaDB 10.11 servers run a few scenarios through the same
+code path as `python -m generators generate`, including the >16 MB event the committed corpus
+leaves out; the oracle must decode every file they wrote to its end, and agree with the server's
+own mysqlbinlog / mariadb-binlog -vvv on each event's position, next position, server id and type.
+
+Builds nothing: the images come from `python -m generators images build` (.ci/run does it).
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from generators import casefile, docker_env, matrix
+from generators.generate import Run, execute_run
+from generators.profiles import LOCAL_PROFILES
+from generators.sqlscript import catalogue
+
+pytestmark = pytest.mark.server
+
+SUBSETS = {
+    "mysql-9.7": ("ddl_dml_basic", "temporal", "huge_event", "shutdown"),
+    "mariadb-10.11": ("ddl_dml_basic", "strings_charsets", "huge_event", "shutdown"),
+}
+BIG_EVENT = 16 * 1024 * 1024
+
+_AT = re.compile(r"^# at (\d+)$")
+_HEADER = re.compile(r"^#\d{6} +\d+:\d\d:\d\d server id (\d+) +end_log_pos (\d+)(?: CRC32 0x[0-9a-f]{8})?\s+(.*)$")
+# Labels whose first word does not name the type.
+_LABEL_KEYS = (("Gtid list", "gtid_list"), ("Binlog checkpoint", "binlog_checkpoint"),
+               ("Start:", "format_description"), ("Previous-GTIDs", "previous_gtids"),
+               ("GTID", "gtid"), ("XA PREPARE", "xa_prepare"))
+
+
+def _normal(name: str) -> str:
+    for part in ("_event", "_log", "_v1", "_compressed", "_tagged"):
+        name = name.replace(part, "")
+    return name
+
+
+def label_key(label: str) -> str:
+    for prefix, key in _LABEL_KEYS:
+        if label.startswith(prefix):
+            return key
+    return _normal(re.split(r"[\s:=]", label, maxsplit=1)[0].lower())
+
+
+def type_key(type_name: str) -> str:
+    return _normal(type_name.lower())
+
+
+def tool_headers(text: str) -> list[tuple[int, int, int, str]]:
+    """(position, end_log_pos, server id, label) of every event header the tool printed."""
+    out, at = [], None
+    for line in text.splitlines():
+        m = _AT.match(line)
+        if m:
+            at = int(m[1])
+            continue
+        h = _HEADER.match(line)
+        if h and at is not None:
+            out.append((at, int(h[2]), int(h[1]), h[3].strip()))
+            at = None
+    return out
+
+
+def _flat(events: list[dict]) -> list[dict]:
+    out = []
+    for ev in events:
+        out.append(ev)
+        if ev["type"] == "TRANSACTION_PAYLOAD_EVENT":
+            out += ev["body"].get("events", [])
+    return out
+
+
+@pytest.fixture(scope="module", params=sorted(SUBSETS))
+def generated(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    reason = docker_env.unavailable_reason()
+    if reason:
+        pytest.skip(reason)
+    profile = LOCAL_PROFILES[request.param]
+    if not docker_env.image_exists(profile.image):
+        pytest.skip(f"image {profile.image} missing: run `python -m generators images build`")
+    scenarios = tuple(s for s in catalogue() if s.name in SUBSETS[profile.name])
+    failures: list[str] = []
+    dirs = execute_run(Run(profile, matrix.CONFIGS["row"], scenarios),
+                       tmp_path_factory.mktemp(profile.name), failures)
+    assert not failures
+    assert len(dirs) == len(scenarios)
+    return dirs
+
+
+def test_oracle_decodes_and_agrees_with_the_servers_tool(generated: list[Path]) -> None:
+    sizes = []
+    for case_dir in generated:
+        case = casefile.read_case(case_dir)
+        for b in case["binlogs"]:
+            lines = (case_dir / b["expected"]["path"]).read_text(encoding="utf-8").splitlines()
+            events = [json.loads(x) for x in lines]
+            assert events and "error" not in events[-1], f"{case_dir.name}: {events[-1] if events else None}"
+            assert events[-1]["next_position"] == b["size"], "decoded to the end of the file"
+            sizes += [e["event_size"] for e in events]
+            assert b["tool_text"]["exit_code"] == 0
+            text = (case_dir / b["tool_text"]["path"]).read_text(encoding="utf-8", errors="replace")
+            headers = tool_headers(text)
+            assert headers, f"{case_dir.name}: no event headers in the tool's text"
+            flat = _flat(events)
+            for pos, end, server_id, label in headers:
+                match = [e for e in flat if e["position"] == pos and e["next_position"] == end
+                         and e["server_id"] == server_id and type_key(e["type"]) == label_key(label)]
+                assert match, f"{case_dir.name} {b['name']}: tool event at {pos} ({label[:60]!r}) " \
+                              f"end {end} has no oracle event alike"
+            assert {e["position"] for e in events} <= {h[0] for h in headers} | \
+                {int(m) for m in re.findall(r"^# at (\d+)$", text, re.M)}
+        if case["scenario"]["end"] == "shutdown":
+            assert "STOP_EVENT" in case["event_types"]
+    assert max(sizes) > BIG_EVENT, "the huge_event scenario wrote an event above 16 MiB"
+
+
+def test_statements_map_to_the_events_they_wrote(generated: list[Path]) -> None:
+    case = casefile.read_case(next(d for d in generated if d.name.startswith("ddl_dml_basic")))
+    by_sql = {s["sql"]: s for s in case["statements"]}
+    insert = by_sql["INSERT INTO t1db.people VALUES (1, 'ada', NULL), (2, 'bob', 'x'), (3, 'cy', '')"]
+    assert [e["type"] for e in insert["events"] if e["type"] in ("Table_map", "Write_rows", "Write_rows_v1")]
+    assert by_sql["BEGIN"]["events"] == []  # a transaction is written at COMMIT
+    assert any(e["type"] in ("Write_rows", "Write_rows_v1") for e in by_sql["COMMIT"]["events"])
