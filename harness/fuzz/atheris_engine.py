@@ -227,7 +227,7 @@ class Session:
                 kind = F.BAD_CRC if mutation.operator.startswith("crc_") and got.accepted else F.EXPECTATION
                 self._found(F.Finding(kind, f"{kind}:{mutation.operator}", why, data,
                                       {**note, "outcome": got.summary(), "seed_outcome": base.summary()}))
-        if time.monotonic() - self.saved_at > 5:
+        if self.executions % 100 == 0 or time.monotonic() - self.saved_at > 5:
             self.save_state()
 
     def _parse(self, data: bytes, note: dict[str, Any]):

@@ -10,6 +10,7 @@ dies or stops answering has its batch re-run one input per child to find the inp
 """
 from __future__ import annotations
 
+import faulthandler
 import json
 import multiprocessing as mp
 import random
@@ -146,6 +147,7 @@ class Shared:
 
 def _child(conn: Connection, sh: Shared) -> None:
     s = sh.settings
+    faulthandler.disable()  # a parser killed by a signal is a finding, not a traceback on stderr
     limit = s.memory_mb * 2**20
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))

@@ -75,7 +75,7 @@ class Binlog:
     events: list[Ev]
     tail: bytes = b""  # bytes after the last event that framed (a broken seed's rest)
     framing_error: str | None = None  # why the walk stopped early, for broken seeds
-    meta: dict = field(default_factory=dict)
+    meta: dict = field(default_factory=dict)  # "data": the bytes parsed, when parsed from bytes
 
     @classmethod
     def parse(cls, data: bytes) -> "Binlog":
@@ -101,13 +101,12 @@ class Binlog:
                 end_of_last = end
         except BinlogError as e:
             error = str(e)
-        return cls(MAGIC, events, data[end_of_last:], error)
+        return cls(MAGIC, events, data[end_of_last:], error, {"data": data})
 
     def copy(self) -> "Binlog":
         """A copy whose events can be edited without touching self (formats and the seed's
         original bytes are immutable and shared)."""
-        return Binlog(self.magic, [ev.copy() for ev in self.events], self.tail, self.framing_error,
-                      dict(self.meta))
+        return Binlog(self.magic, [ev.copy() for ev in self.events], self.tail, self.framing_error, {})
 
     def assemble(self) -> bytes:
         out = bytearray(self.magic)

@@ -77,6 +77,8 @@ class OperatorInfo:
         data = b.assemble()
         if c.post is not None:
             data = c.post(data)
+        if data == seed.meta.get("data"):
+            raise NotApplicable(f"{self.name} changed nothing ({c.description})")
         return Mutation(self.name, c.description, data, c.expect, c.event_index,
                         frozenset(c.changed), c.event_count)
 
