@@ -25,9 +25,11 @@ def cmd_images(args: argparse.Namespace) -> int:
             print(f"{name:24} {state:8} {r.suite:9} {' '.join(r.packages)}")
         return 0
     recipes = [_recipe(n) for n in args.names] or list(images.RECIPES.values())
-    timings = [(r.name, images.build(r, force=args.force)) for r in recipes]
-    for name, secs in timings:
+    t0 = time.monotonic()
+    timings = images.build_many(recipes, force=args.force, jobs=args.jobs)
+    for name, secs in timings.items():
         print(f"{name:24} {secs:6.1f}s")
+    print(f"{'total':24} {time.monotonic() - t0:6.1f}s")
     return 0
 
 
@@ -84,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     b = isub.add_parser("build", help="build images (all by default); no-op when up to date")
     b.add_argument("names", nargs="*", help="image tag or profile name")
     b.add_argument("--force", action="store_true", help="debootstrap again even if cached")
+    b.add_argument("--jobs", type=int, default=2, help="images built at once (default 2)")
     isub.add_parser("list", help="show each recipe and whether its image is current")
     p.set_defaults(func=cmd_images)
 
@@ -107,7 +110,9 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("cleanup", help="remove containers left by dead processes"
                    ).set_defaults(func=cmd_cleanup)
 
-    from .generate import add_commands  # generate, refresh-expected, coverage (the corpus)
+    # generate, refresh-expected, coverage (the corpus)
+    from .generate import add_commands
+
     add_commands(sub)
 
     args = ap.parse_args(argv)

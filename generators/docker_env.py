@@ -61,7 +61,7 @@ def unavailable_reason() -> str | None:
     try:
         docker_bin()
         client().ping()
-    except Exception as exc:  # any failure means "no docker", the reason is what matters
+    except Exception as exc:  # noqa: BLE001 - any failure means "no docker"; say why
         return f"docker daemon not reachable: {exc}"
     return None
 

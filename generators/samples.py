@@ -37,20 +37,20 @@ class Part:
 
 
 def server_settings(profile: ServerProfile) -> dict[str, str]:
+    # secure_file_priv set explicitly: NULL means "disabled" on MySQL but
+    # "unrestricted" on MariaDB, and LOAD DATA needs a known readable dir.
+    common = {"binlog_format": "ROW", "max_allowed_packet": "64M",
+              "secure_file_priv": "/var/lib/mysql-files"}
     if profile.flavor == "mysql":
-        return {"binlog_format": "ROW", "gtid_mode": "ON", "enforce_gtid_consistency": "ON",
-                "binlog_rows_query_log_events": "ON", "max_allowed_packet": "64M"}
-    return {"binlog_format": "ROW", "binlog_annotate_row_events": "ON",
-            "max_allowed_packet": "64M"}
+        return {**common, "gtid_mode": "ON", "enforce_gtid_consistency": "ON",
+                "binlog_rows_query_log_events": "ON"}
+    return {**common, "binlog_annotate_row_events": "ON"}
 
 
 def _load_dir(server: Server) -> str | None:
-    """Where LOAD DATA may read: secure_file_priv, '/tmp' if unrestricted, None if disabled."""
+    """Where LOAD DATA may read (secure_file_priv); None when LOAD DATA is impossible."""
     rows = server.query("SELECT @@secure_file_priv AS d")
-    d = rows[0]["d"] if rows else None
-    if d is None or d == "NULL":
-        return None
-    return d or "/tmp"
+    return (rows[0]["d"] or None) if rows else None
 
 
 def parts(profile: ServerProfile) -> list[Part]:

@@ -29,11 +29,11 @@ from pathlib import Path, PurePosixPath
 # ourselves (context manager + reap_orphans). An explicit env setting wins.
 os.environ.setdefault("TESTCONTAINERS_RYUK_DISABLED", "true")
 
-import docker.errors  # noqa: E402
-from testcontainers.core.container import DockerContainer  # noqa: E402
+import docker.errors
+from testcontainers.core.container import DockerContainer
 
-from . import docker_env  # noqa: E402
-from .profiles import SOCKET, ServerProfile  # noqa: E402
+from . import docker_env
+from .profiles import SOCKET, ServerProfile
 
 OWNER_LABEL = f"{docker_env.LABEL_PREFIX}.owner-pid"
 PROFILE_LABEL = f"{docker_env.LABEL_PREFIX}.profile"

@@ -23,7 +23,7 @@ def _mounts(paths: Sequence[StrPath]) -> tuple[list[str], list[str]]:
     """-v options (one read-only mount per distinct directory) and in-container paths."""
     dirs: dict[Path, str] = {}
     inside = []
-    for p in map(lambda x: Path(x).resolve(), paths):
+    for p in (Path(x).resolve() for x in paths):
         if not p.is_file():
             raise FileNotFoundError(p)
         mount = dirs.setdefault(p.parent, f"/data/{len(dirs)}")

@@ -1,0 +1,174 @@
+"""Smoke tests of the real-server infrastructure: local images start, write
+binlogs we can copy byte for byte, the real mysqlbinlog / mariadb-binlog decode
+them, and containers are gone afterwards whatever happened."""
+from __future__ import annotations
+
+import hashlib
+import json
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import docker.errors
+import pytest
+
+from generators import docker_env
+from generators.profiles import LOCAL_PROFILES, OFFICIAL_PROFILES, ServerProfile, get
+from generators.server import Server, ServerStartError, running_server
+from generators.tools import run_mariadb_binlog, run_mysqlbinlog
+from tests.server_fixtures import require_image, start_server  # noqa: F401 (fixture)
+
+pytestmark = pytest.mark.server
+
+MAGIC = b"\xfebin"
+SMOKE_SQL = """\
+CREATE DATABASE smoke;
+CREATE TABLE smoke.t (id INT PRIMARY KEY, name VARCHAR(40), amount DECIMAL(10,2),
+                      at DATETIME(6), doc JSON, raw BLOB);
+INSERT INTO smoke.t VALUES (1, 'one', 1.50, '2024-01-02 03:04:05.678901', '{"k": [1, 2]}', x'00ff'),
+                           (2, NULL, -2.25, NULL, NULL, NULL);
+UPDATE smoke.t SET name = 'two' WHERE id = 2;
+DELETE FROM smoke.t WHERE id = 1;
+"""
+
+
+def _decode(profile: ServerProfile, path: Path) -> subprocess.CompletedProcess[bytes]:
+    if profile.flavor == "mysql":
+        return run_mysqlbinlog(path, ["-vvv"])
+    return run_mariadb_binlog(path, ["-vvv"], image=profile.image)
+
+
+def _smoke(server: Server, tmp_path: Path) -> None:
+    before = set(server.binlog_files())
+    server.execute(SMOKE_SQL)
+    server.flush_logs()
+    files = server.binlog_files()
+    assert len(files) > len(before), "FLUSH BINARY LOGS did not rotate"
+    copied = server.copy_binlogs(tmp_path, files[:-1])
+    sizes = server.binlog_sizes()
+    for path in copied:
+        data = path.read_bytes()
+        assert data[:4] == MAGIC, path
+        assert len(data) == sizes[path.name], "copy is not the whole file"
+    # The file holding our DML, decoded by the real tool of the same flavor.
+    last = copied[-1]
+    events = server.show_binlog_events(last.name)
+    assert any(e["Event_type"] in ("Write_rows", "Write_rows_v1") for e in events), events
+    proc = _decode(server.profile, last)
+    assert proc.returncode == 0, proc.stderr.decode(errors="replace")
+    text = proc.stdout.decode(errors="replace")
+    assert "### INSERT INTO `smoke`.`t`" in text
+    assert "### UPDATE `smoke`.`t`" in text
+    assert "### DELETE FROM `smoke`.`t`" in text
+
+
+@pytest.mark.parametrize("name", list(LOCAL_PROFILES))
+def test_local_server_row_binlog(name: str, start_server, tmp_path: Path) -> None:  # noqa: F811
+    profile = get(name)
+    server = start_server(profile, {"binlog_format": "ROW"})
+    version = server.version()
+    assert version.startswith(profile.version + "."), version
+    assert server.scalar("SELECT @@binlog_format") == "ROW"
+    assert server.scalar("SELECT @@bind_address") == "127.0.0.1"
+    _smoke(server, tmp_path)
+
+
+@pytest.mark.allow_skip_in_ci
+@pytest.mark.parametrize("name", list(OFFICIAL_PROFILES))
+def test_official_image_row_binlog(name: str, start_server, tmp_path: Path) -> None:  # noqa: F811
+    """Same code path on registry images; runs only where the image was pulled."""
+    profile = get(name)
+    server = start_server(profile, {"binlog_format": "ROW"}, allow_skip_in_ci=True)
+    assert server.version().startswith(profile.version + ".")
+    _smoke(server, tmp_path)
+
+
+def _our_containers() -> set[str]:
+    return {c.name for c in docker_env.client().containers.list(
+        all=True, filters={"label": "org.binlog-conformance.profile"})}
+
+
+def test_start_error_has_log_tail_and_cleans_up() -> None:
+    profile = get("mariadb-10.11")
+    require_image(profile)
+    before = _our_containers()
+    with (pytest.raises(ServerStartError) as info,
+          running_server(profile, {"no_such_option_xyz": "1"}, start_timeout=60)):
+        pytest.fail("server started with an unknown option")
+    assert "no_such_option_xyz" in str(info.value)
+    assert _our_containers() <= before
+
+
+def test_missing_local_image_is_a_clear_error() -> None:
+    require_image(get("mysql-9.7"))  # just for the docker check
+    profile = ServerProfile(**{**get("mysql-9.7").__dict__, "image": "binlog-nonexistent:0"})
+    with pytest.raises(ServerStartError, match="images build"), running_server(profile):
+        pass
+
+
+def test_exception_inside_block_removes_container() -> None:
+    profile = get("mariadb-10.11")
+    require_image(profile)
+    with pytest.raises(RuntimeError, match="boom"), running_server(profile) as server:
+        cid = server.container_id
+        raise RuntimeError("boom")
+    with pytest.raises(docker.errors.NotFound):
+        docker_env.client().containers.get(cid)
+
+
+CHILD = """
+import sys, time
+from generators.profiles import get
+from generators.server import running_server
+with running_server(get(sys.argv[1])) as s:
+    print(s.container_id, flush=True)
+    time.sleep(600)
+"""
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_signal_removes_container(sig: signal.Signals) -> None:
+    profile = get("mariadb-10.11")
+    require_image(profile)
+    repo = Path(__file__).resolve().parents[1]
+    child = subprocess.Popen([sys.executable, "-c", CHILD, profile.name], cwd=repo,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        cid = (child.stdout.readline() if child.stdout else "").strip()
+        assert cid, child.stderr.read() if child.stderr else ""
+        child.send_signal(sig)
+        child.wait(timeout=60)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    with pytest.raises(docker.errors.NotFound):
+        docker_env.client().containers.get(cid)
+
+
+def test_mysqlbinlog_reads_host_file_without_network(tmp_path: Path) -> None:
+    require_image(get("mysql-9.7"))
+    bad = tmp_path / "not-a-binlog"
+    bad.write_bytes(b"hello")
+    proc = run_mysqlbinlog(bad)
+    assert proc.returncode != 0
+    assert b"magic" in proc.stderr.lower() or b"not a binary log" in proc.stderr.lower()
+    with pytest.raises(FileNotFoundError):
+        run_mysqlbinlog(tmp_path / "missing")
+
+
+@pytest.mark.allow_skip_in_ci
+def test_sample_manifests_match_files() -> None:
+    """The shared samples in /tmp/sample-binlogs (if written on this machine) are intact."""
+    root = Path("/tmp/sample-binlogs")
+    manifests = sorted(root.glob("*/manifest.json"))
+    if not manifests:
+        pytest.skip("no samples here (python -m generators samples)")
+    for m in manifests:
+        meta = json.loads(m.read_text())
+        for f in meta["files"]:
+            data = (m.parent / f["file"]).read_bytes()
+            assert data[:4] == MAGIC
+            assert hashlib.sha256(data).hexdigest() == f["sha256"], f["file"]
+            assert f["decoder_exit"] == 0, f
+
