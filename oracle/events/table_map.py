@@ -202,37 +202,61 @@ def _assign(cols: list[Column], values: list[Any], attr: str) -> None:
         setattr(c, attr, v)
 
 
+def _of_type(*types: int) -> Callable[[list[Column]], list[Column]]:
+    return lambda cols: [c for c in cols if c.real_type in types]
+
+
+def _all(cols: list[Column]) -> list[Column]:
+    return cols
+
+
+def _numeric(cols: list[Column]) -> list[Column]:
+    return [c for c in cols if c.real_type in NUMERIC_TYPES]
+
+
+def _character(cols: list[Column]) -> list[Column]:
+    return [c for c in cols if c.real_type in CHARACTER_TYPES]
+
+
+_enum_set = _of_type(T.ENUM, T.SET)
+
+def _per_column(values: list[Any], count: int) -> list[Any]:
+    return values  # already one value per described column
+
+
+# Optional field name -> (the columns it describes, in column order; the Column attribute it
+# sets; how its value spreads over those columns).
+_SPREAD: dict[str, tuple[Callable[[list[Column]], list[Column]], str, Callable[[Any, int], list[Any]]]] = {
+    "SIGNEDNESS": (_numeric, "unsigned", _per_column),
+    "DEFAULT_CHARSET": (_character, "charset", _charsets),
+    "COLUMN_CHARSET": (_character, "charset", _charsets),
+    "ENUM_AND_SET_DEFAULT_CHARSET": (_enum_set, "charset", _charsets),
+    "ENUM_AND_SET_COLUMN_CHARSET": (_enum_set, "charset", _charsets),
+    "COLUMN_NAME": (_all, "name", _per_column),
+    "SET_STR_VALUE": (_of_type(T.SET), "str_values", _per_column),
+    "ENUM_STR_VALUE": (_of_type(T.ENUM), "str_values", _per_column),
+    "GEOMETRY_TYPE": (_of_type(T.GEOMETRY), "geometry_type", _per_column),
+    "VECTOR_DIMENSIONALITY": (_of_type(T.VECTOR), "vector_dimensionality", _per_column),
+    "COLUMN_VISIBILITY": (_all, "visible", _per_column),
+}
+# Table-level fields: name -> the primary key as [column index, prefix length] pairs.
+_PRIMARY_KEY: dict[str, Callable[[Any], list[list[int]]]] = {
+    "SIMPLE_PRIMARY_KEY": lambda v: [[i, 0] for i in v],
+    "PRIMARY_KEY_WITH_PREFIX": lambda v: v,
+}
+
+
 def _apply_optional(tm: TableMap) -> None:
     """Spread the optional fields over the columns they describe: each field lists only the
     columns of its kind, in column order."""
-    cols = tm.columns
-    numeric = [c for c in cols if c.real_type in NUMERIC_TYPES]
-    character = [c for c in cols if c.real_type in CHARACTER_TYPES]
-    enum_set = [c for c in cols if c.real_type in (T.ENUM, T.SET)]
     for f in tm.optional_metadata:
         name, v = f["name"], f["value"]
-        if name == "SIGNEDNESS":
-            _assign(numeric, v, "unsigned")
-        elif name in ("DEFAULT_CHARSET", "COLUMN_CHARSET"):
-            _assign(character, _charsets(v, len(character)), "charset")
-        elif name in ("ENUM_AND_SET_DEFAULT_CHARSET", "ENUM_AND_SET_COLUMN_CHARSET"):
-            _assign(enum_set, _charsets(v, len(enum_set)), "charset")
-        elif name == "COLUMN_NAME":
-            _assign(cols, v, "name")
-        elif name == "SET_STR_VALUE":
-            _assign([c for c in cols if c.real_type == T.SET], v, "str_values")
-        elif name == "ENUM_STR_VALUE":
-            _assign([c for c in cols if c.real_type == T.ENUM], v, "str_values")
-        elif name == "GEOMETRY_TYPE":
-            _assign([c for c in cols if c.real_type == T.GEOMETRY], v, "geometry_type")
-        elif name == "VECTOR_DIMENSIONALITY":
-            _assign([c for c in cols if c.real_type == T.VECTOR], v, "vector_dimensionality")
-        elif name == "COLUMN_VISIBILITY":
-            _assign(cols, v, "visible")
-        elif name == "SIMPLE_PRIMARY_KEY":
-            tm.primary_key = [[i, 0] for i in v]
-        elif name == "PRIMARY_KEY_WITH_PREFIX":
-            tm.primary_key = v
+        if name in _SPREAD:
+            select, attr, spread = _SPREAD[name]
+            described = select(tm.columns)
+            _assign(described, spread(v, len(described)), attr)
+        elif name in _PRIMARY_KEY:
+            tm.primary_key = _PRIMARY_KEY[name](v)
 
 
 def _trim_bit_fields(tm: TableMap) -> None:
