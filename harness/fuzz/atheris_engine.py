@@ -40,6 +40,7 @@ MAX_LEN = 1 << 16
 @dataclass(frozen=True)
 class AtherisSettings:
     target: str = "harness.fuzz.outcome:oracle_parse"  # module:function, a Parse callable
+    parser: str | None = None  # or an in-process harness parser plugin (outcome.plugin_parse)
     instrument: tuple[str, ...] = ("oracle",)
     runs: int = 0  # 0: until max_time
     max_time: int = 60
@@ -160,8 +161,12 @@ class Session:
         from harness.mutations import CATALOGUE
 
         from . import findings as F
-        mod, fn = config["target"].split(":")
-        self.parse = getattr(importlib.import_module(mod), fn)
+        if config.get("parser"):
+            from .outcome import plugin_parse
+            self.parse = plugin_parse(config["parser"])
+        else:
+            mod, fn = config["target"].split(":")
+            self.parse = getattr(importlib.import_module(mod), fn)
         self.ops = list(CATALOGUE.values())
         self.timeout = float(config["timeout"])
         self.out = Path(config["out_dir"])

@@ -3,6 +3,7 @@ wired into the harness CLI, `python -m harness fuzz ...`: call add_commands on i
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from pathlib import Path
@@ -19,6 +20,10 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", type=Path, default=None, help="directory for summary.json and reproducers")
     p.add_argument("--timeout", type=float, default=5.0, help="seconds per input before it counts as a hang")
     p.add_argument("--memory-mb", type=int, default=2048, help="address-space limit of the parsing process")
+    p.add_argument("--target", default="harness.fuzz.outcome:oracle_parse",
+                   help="module:function, a callable parse(data: bytes) -> Outcome (default: the oracle)")
+    p.add_argument("--parser", default=None, metavar="NAME",
+                   help="an in-process harness parser plugin instead of --target (see python -m harness list)")
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
@@ -35,8 +40,6 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     _common(a)
     a.add_argument("--runs", type=int, default=0, help="inputs to run (0: until --max-time)")
     a.add_argument("--max-time", type=int, default=60, help="seconds")
-    a.add_argument("--target", default="harness.fuzz.outcome:oracle_parse",
-                   help="module:function parse callable to fuzz")
     a.add_argument("--instrument", nargs="*", default=["oracle"], help="packages to instrument for coverage")
     a.set_defaults(run=_atheris)
 
@@ -57,7 +60,14 @@ def _mutate(args: argparse.Namespace) -> int:
     settings = Settings(seed=args.seed, count=args.count, operators=tuple(args.operators or ()),
                         timeout=args.timeout, memory_mb=args.memory_mb, workers=args.workers,
                         out_dir=args.out, progress_every=args.progress_every)
-    summary = run(_seeds(args), settings, progress=lambda line: print(line, file=sys.stderr, flush=True))
+    if args.parser:
+        from .outcome import plugin_parse
+        parse = plugin_parse(args.parser)
+    else:
+        module, _, name = args.target.partition(":")
+        parse = getattr(importlib.import_module(module), name)
+    summary = run(_seeds(args), settings, parse=parse,
+                  progress=lambda line: print(line, file=sys.stderr, flush=True))
     _print_summary(summary)
     bad = {k: v for k, v in summary["findings"]["by_kind"].items() if v}
     return 1 if bad else 0
@@ -65,7 +75,7 @@ def _mutate(args: argparse.Namespace) -> int:
 
 def _atheris(args: argparse.Namespace) -> int:
     from .atheris_engine import AtherisSettings, run_session
-    settings = AtherisSettings(target=args.target, instrument=tuple(args.instrument), runs=args.runs,
+    settings = AtherisSettings(target=args.target, parser=args.parser, instrument=tuple(args.instrument), runs=args.runs,
                                max_time=args.max_time, timeout=args.timeout, memory_mb=args.memory_mb,
                                out_dir=args.out or Path("/tmp/binlog-atheris"))
     summary = run_session(_seeds(args), settings)

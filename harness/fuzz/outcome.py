@@ -91,3 +91,35 @@ def _accept_violation(m: Mutation, seed: Outcome, got: Outcome) -> str | None:
         elif a != b:
             return f"event {j} changed; only event {m.event_index} should"
     return None
+
+
+def plugin_parse(spec: str) -> Parse:
+    """A Parse over an in-process parser plugin of the harness (harness/plugins: a built-in name,
+    an entry point, or module:attribute). Plugins read paths, so each input goes through a
+    temporary file in /dev/shm when there is one. ParseError and Unsupported are clean outcomes;
+    anything else escapes, as the engines expect of a crash."""
+    import os
+    import tempfile
+
+    from harness.plugins.base import ParseError, Unsupported
+    from harness.plugins.registry import load
+
+    plugin = load(spec)
+    reason = plugin.unavailable_reason()
+    if reason:
+        raise RuntimeError(f"parser {spec} is unavailable here: {reason}")
+    tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
+
+    def parse(data: bytes) -> Outcome:
+        fd, path = tempfile.mkstemp(prefix="binlog-fuzz-", dir=tmp_dir)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            return Outcome(list(plugin.parse(path)))
+        except ParseError as e:
+            return Outcome(list(e.events), e.kind, e.offset)
+        except Unsupported:
+            return Outcome([], "Unsupported", None)
+        finally:
+            os.unlink(path)
+    return parse
