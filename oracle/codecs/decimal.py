@@ -9,6 +9,10 @@ exactly `scale` fraction digits, as MySQL's decimal2string prints it.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import lru_cache
+from operator import sub
+
 from ..errors import BadEventBody
 
 DIG_PER_WORD = 9
@@ -33,45 +37,58 @@ def check_precision(precision: int, scale: int) -> str | None:
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    """How to cut one DECIMAL(precision, scale) value, worked out once per type: the value is read
+    as one big-endian integer and each digit group is a bit field of it."""
+    size: int
+    sign: int  # the sign bit; set for positive values
+    flip_negative: int  # XOR that undoes a negative value's inversion (the sign bit stays clear)
+    fields: tuple[tuple[int, int], ...]  # per group, most significant first: (shift, mask)
+    limits: tuple[int, ...]  # 10 ** digits of each group
+    starts: tuple[int, ...]  # each group's first byte (for error offsets)
+    text: str  # %-format of the groups, zero-padded, '.' before the fraction
+
+
+@lru_cache(maxsize=None)
+def _layout(precision: int, scale: int) -> _Layout:
+    intg = precision - scale
+    digits = ([intg % DIG_PER_WORD] if intg % DIG_PER_WORD else []) + [DIG_PER_WORD] * (intg // DIG_PER_WORD)
+    fraction = [DIG_PER_WORD] * (scale // DIG_PER_WORD) + ([scale % DIG_PER_WORD] if scale % DIG_PER_WORD else [])
+    widths = [DIG2BYTES[d] for d in digits + fraction]
+    size = sum(widths)
+    starts = [sum(widths[:i]) for i in range(len(widths))]
+    fields = tuple((8 * (size - start - width), (1 << 8 * width) - 1) for start, width in zip(starts, widths))
+    text = "".join(f"%0{d}d" for d in digits) + ("." + "".join(f"%0{d}d" for d in fraction) if scale else "")
+    sign = 1 << (8 * size - 1)
+    return _Layout(size, sign, ((1 << 8 * size) - 1) ^ sign, fields,
+                   tuple(10 ** d for d in digits + fraction), tuple(starts), text)
+
+
 def decode_decimal(data: bytes, precision: int, scale: int, offset: int = 0) -> str:
     """The canonical text of a binary decimal. Raises BadEventBody (at `offset`) for an invalid
     precision/scale, a wrong byte count, or a digit group out of range."""
     problem = check_precision(precision, scale)
     if problem:
         raise BadEventBody(offset, problem)
-    size = decimal_bin_size(precision, scale)
-    if len(data) != size:
-        raise BadEventBody(offset, f"DECIMAL({precision},{scale}) takes {size} bytes, got {len(data)}")
-    negative = not data[0] & 0x80
-    b = bytearray(data)
-    b[0] ^= 0x80
-    if negative:
-        b = bytearray(x ^ 0xFF for x in b)
-    intg = precision - scale
-    pos = 0
-    int_digits = []
-    lead = intg % DIG_PER_WORD
-    if lead:
-        n = DIG2BYTES[lead]
-        int_digits.append(_group(b, pos, n, lead, offset))
-        pos += n
-    for _ in range(intg // DIG_PER_WORD):
-        int_digits.append(_group(b, pos, 4, DIG_PER_WORD, offset))
-        pos += 4
-    frac_digits = []
-    for _ in range(scale // DIG_PER_WORD):
-        frac_digits.append(_group(b, pos, 4, DIG_PER_WORD, offset))
-        pos += 4
-    tail = scale % DIG_PER_WORD
-    if tail:
-        frac_digits.append(_group(b, pos, DIG2BYTES[tail], tail, offset))
-    whole = "".join(int_digits).lstrip("0") or "0"
-    text = whole + ("." + "".join(frac_digits) if scale else "")
+    lay = _layout(precision, scale)
+    if len(data) != lay.size:
+        raise BadEventBody(offset, f"DECIMAL({precision},{scale}) takes {lay.size} bytes, got {len(data)}")
+    n = int.from_bytes(data, "big")
+    negative = not n & lay.sign
+    n ^= lay.flip_negative if negative else lay.sign
+    groups = tuple([(n >> shift) & mask for shift, mask in lay.fields])
+    if max(map(sub, groups, lay.limits)) >= 0:
+        _reject(groups, lay, offset)
+    text = (lay.text % groups).lstrip("0")
+    if not text or text[0] == ".":
+        text = "0" + text  # decimal2string: an empty integer part prints as 0
     return "-" + text if negative else text
 
 
-def _group(b: bytearray, pos: int, nbytes: int, digits: int, offset: int) -> str:
-    v = int.from_bytes(b[pos:pos + nbytes], "big")
-    if v >= 10 ** digits:
-        raise BadEventBody(offset + pos, f"DECIMAL digit group {v} has more than {digits} digits")
-    return str(v).zfill(digits)
+def _reject(groups: tuple[int, ...], lay: _Layout, offset: int) -> None:
+    """The first digit group that holds more digits than its width allows."""
+    for v, limit, start in zip(groups, lay.limits, lay.starts):
+        if v >= limit:
+            raise BadEventBody(offset + start, f"DECIMAL digit group {v} has more than "
+                                               f"{len(str(limit)) - 1} digits")
