@@ -7,9 +7,12 @@ length every v4 server writes is assumed.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ..context import DecodeContext
 from ..errors import BadEventBody
 from ..reader import Reader
+from ..values import binary
 
 
 def post_header(r: Reader, ctx: DecodeContext, type_code: int, v4_default: int) -> Reader:
@@ -27,3 +30,11 @@ def counted_cstring(r: Reader, n: int, what: str) -> bytes:
     if r.u8(what + " terminator") != 0:
         raise BadEventBody(at, f"{what} is not followed by a NUL")
     return value
+
+
+def keep_trailing(r: Reader, body: dict[str, Any]) -> dict[str, Any]:
+    """Bytes after the last field, which the servers ignore: kept as body["trailing"] (only when
+    there are some) so that the encoder (oracle/encode) can write the event back unchanged."""
+    if r.remaining():
+        body["trailing"] = binary(r.rest())
+    return body

@@ -14,7 +14,7 @@ from ..errors import BadEventBody
 from ..header import Header
 from ..reader import Reader
 from ..values import text
-from .fields import post_header
+from .fields import keep_trailing, post_header
 
 INCIDENT_HEADER_LEN = 2
 INCIDENTS = {1: "INCIDENT_LOST_EVENTS"}
@@ -26,5 +26,7 @@ def decode(r: Reader, ctx: DecodeContext, header: Header) -> dict[str, Any]:
     number = ph.u16("incident")
     if number not in INCIDENTS:
         raise BadEventBody(at, f"incident number {number} is not defined (only 1, LOST_EVENTS)")
-    return {"incident": number, "incident_name": INCIDENTS[number],
+    body = {"incident": number, "incident_name": INCIDENTS[number],
             "message": text(r.u8_bytes("message"))}
+    # MySQL 9.7 writes 4 more bytes after the message.
+    return keep_trailing(r, body)

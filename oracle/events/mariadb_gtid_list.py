@@ -15,6 +15,7 @@ from ..errors import TruncatedEvent
 from ..header import Header
 from ..reader import Reader
 from ..values import integer
+from .fields import keep_trailing
 from .mariadb_gtid import bit_names, mariadb_post_header_len
 
 GTID_LIST_HEADER_LEN = 4
@@ -33,10 +34,12 @@ def decode(r: Reader, ctx: DecodeContext, header: Header) -> dict[str, Any]:
                                        f"{r.remaining()} left")
     gtids = [(r.u32("domain_id"), r.u32("server_id"), r.u64("seq_no")) for _ in range(count)]
     printed = sorted(gtids, key=lambda g: (g[0], g[2]))
-    return {
+    body = {
         "count": count,
         "gl_flags": gl_flags,
         "gl_flags_names": bit_names(gl_flags, GL_FLAGS),
         "list": [{"domain_id": d, "server_id": s, "seq_no": integer(n)} for d, s, n in gtids],
         "gtid_list": ",\n# ".join(f"{d}-{s}-{n}" for d, s, n in printed),
     }
+    # MariaDB 10.5+ writes two zero bytes after an empty list.
+    return keep_trailing(r, body)

@@ -3,6 +3,8 @@ and USER_VAR_EVENT (14). None has a post-header in any server version.
 
 User_var layout: name_len u32, name, is_null u8; unless NULL: type u8 (Item_result), charset u32,
 val_len u32, val, and since MySQL 5.6/MariaDB 10.0 an optional flags byte (bit 0: UNSIGNED_F).
+A DECIMAL value also reports the precision and scale it was logged with (decimal_precision,
+decimal_scale), which its text alone does not give.
 Values are rendered losslessly: INT as the 64-bit integer its flags say, REAL as the double
 itself, DECIMAL from its binary form (val starts with precision and scale), STRING as text.
 """
@@ -22,6 +24,7 @@ from ..values import integer, tagged, text
 INTVAR_TYPES = {0: "INVALID_INT", 1: "LAST_INSERT_ID", 2: "INSERT_ID"}
 UNSIGNED_F = 0x01
 BINARY_CHARSET = 63  # my_charset_bin: what a NULL user variable is typed as
+DECIMAL_RESULT = 4
 
 _DOUBLE = struct.Struct("<d").unpack
 _INT64 = struct.Struct("<q").unpack
@@ -110,4 +113,8 @@ def decode_user_var(r: Reader, ctx: DecodeContext, header: Header) -> dict[str, 
     val = r.bytes(val_len, "value")
     flags = r.u8("flags") if r.remaining() else None
     body.update(type=name, charset=charset, flags=flags, value=render(val, flags or 0, val_at))
+    if code == DECIMAL_RESULT:
+        # The value's text does not determine the declared precision, which the bytes carry;
+        # kept so the encoder (oracle/encode) can write them back.
+        body.update(decimal_precision=val[0], decimal_scale=val[1])
     return body

@@ -21,7 +21,7 @@ from ..context import DecodeContext
 from ..errors import BadEventBody, DecompressionError, LengthPastEnd, TruncatedEvent
 from ..header import Header
 from ..reader import Reader
-from ..values import integer
+from ..values import binary, integer
 
 OTW_PAYLOAD_HEADER_END_MARK = 0
 OTW_PAYLOAD_SIZE_FIELD = 1
@@ -52,6 +52,10 @@ def decode(r: Reader, ctx: DecodeContext, header: Header) -> dict[str, Any]:
     }
     if "uncompressed_size" in fields:
         body["uncompressed_size"] = integer(fields["uncompressed_size"])
+    if compression_type != NONE:
+        # The compressed bytes: a server's zstd stream cannot be reproduced from the events
+        # (oracle/encode writes these back while they still decompress to the same events).
+        body["payload"] = binary(payload)
     data = _uncompress(payload, compression_type, fields.get("uncompressed_size"), payload_offset)
     if ctx.decode_nested is None:
         raise BadEventBody(payload_offset, "no decoder for the events inside a Transaction_payload")
