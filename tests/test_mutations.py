@@ -214,3 +214,16 @@ def test_rng_drives_every_choice(seeds):
     assert len(outs) > 5
     rng = random.Random(5)
     assert CATALOGUE["body_bit_flip"].apply(Binlog.parse(data), rng).data != data
+
+
+def test_declaring_crc32_over_hidden_crcs_is_not_a_promised_rejection(seeds):
+    """Found by the atheris engine: an OFF file whose bodies still end in their CRC32s (itself a
+    mutation) is valid again once CRC32 is declared, so the operator must not promise a rejection."""
+    from harness.fuzz.outcome import oracle_parse
+    name, data = next((n, d) for n, d in framable(seeds) if Binlog.parse(d).has_crc32())
+    hidden = mutate("crc_present_declared_absent", data, 0).data
+    again = mutate("crc_declared_absent_present", hidden, 0)
+    assert again.expect is Expect.ANY_CLEAN
+    assert again.data == data and oracle_parse(again.data).accepted
+    stripped = mutate("crc_declared_absent_present", data, 0)
+    assert stripped.expect is Expect.MUST_REJECT and not oracle_parse(stripped.data).accepted
