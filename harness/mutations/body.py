@@ -22,6 +22,7 @@ def _pick_body(b: Binlog, rng: random.Random) -> int:
 
 @operator("body_bit_flip", "body")
 def body_bit_flip(b: Binlog, rng: random.Random) -> Change:
+    """Bits of a body flipped."""
     i = _pick_body(b, rng)
     where = flip_random_bits(b.events[i].body, rng)
     return Change(f"event {i}: body bits {where} flipped, CRC32 recomputed", Expect.ANY_CLEAN, i)
@@ -29,6 +30,7 @@ def body_bit_flip(b: Binlog, rng: random.Random) -> Change:
 
 @operator("body_interesting_value", "body")
 def body_interesting_value(b: Binlog, rng: random.Random) -> Change:
+    """Body bytes overwritten with a boundary value (0, sign bits, all ones, packed-int markers)."""
     i = _pick_body(b, rng)
     body = b.events[i].body
     value = rng.choice(INTERESTING)
@@ -39,6 +41,7 @@ def body_interesting_value(b: Binlog, rng: random.Random) -> Change:
 
 @operator("body_insert_bytes", "body")
 def body_insert_bytes(b: Binlog, rng: random.Random) -> Change:
+    """Boundary-value bytes inserted into a body."""
     i = _pick_body(b, rng)
     body = b.events[i].body
     at = rng.randrange(len(body) + 1)
@@ -50,6 +53,7 @@ def body_insert_bytes(b: Binlog, rng: random.Random) -> Change:
 
 @operator("body_delete_bytes", "body")
 def body_delete_bytes(b: Binlog, rng: random.Random) -> Change:
+    """Up to 8 body bytes deleted."""
     i = _pick_body(b, rng)
     body = b.events[i].body
     at = rng.randrange(len(body))

@@ -41,6 +41,7 @@ def flip_random_bits(buf: bytearray, rng: random.Random, start: int = 0) -> str:
 
 @operator("crc_flip_bit", "checksum")
 def crc_flip_bit(b: Binlog, rng: random.Random) -> Change:
+    """Bits of a verified CRC32 flipped: must be rejected."""
     i = pick(b, rng, lambda j: verified(b.events[j]), "event with a verified CRC32")
     ev = b.events[i]
     crc = bytearray(ev.crc)
@@ -132,6 +133,7 @@ def _redeclare(b: Binlog, alg: int, *, strip: bool, need_crcs: bool) -> tuple[in
 
 @operator("crc_present_declared_absent", "checksum")
 def crc_present_declared_absent(b: Binlog, rng: random.Random) -> Change:
+    """checksum_alg OFF while the events keep their CRC32 (4 extra bytes in each body)."""
     i, after = _redeclare(b, ChecksumAlg.OFF, strip=False, need_crcs=True)
     return Change(f"event {i}: checksum_alg CRC32 -> OFF, the {len(after)} events after keep their CRC32",
                   Expect.ANY_CLEAN, i)

@@ -26,6 +26,7 @@ _LONG = 3  # MYSQL_TYPE_LONG: no column metadata
 
 @operator("magic_damaged", "framing")
 def magic_damaged(b: Binlog, rng: random.Random) -> Change:
+    """The magic cut short or changed: must be rejected."""
     if rng.random() < 0.5:
         cut = rng.randrange(len(b.magic))
         return Change(f"file cut to {cut} bytes of the magic", Expect.MUST_REJECT, 0,
@@ -72,6 +73,7 @@ def truncate_at_boundary(b: Binlog, rng: random.Random) -> Change:
 
 @operator("duplicate_event", "framing")
 def duplicate_event(b: Binlog, rng: random.Random) -> Change:
+    """An event written twice in a row."""
     i = pick(b, rng)
     b.events.insert(i + 1, b.events[i].copy())
     return Change(f"event {i} duplicated", Expect.ANY_CLEAN, i + 1)
@@ -79,6 +81,7 @@ def duplicate_event(b: Binlog, rng: random.Random) -> Change:
 
 @operator("drop_event", "framing")
 def drop_event(b: Binlog, rng: random.Random) -> Change:
+    """An event left out."""
     i = pick(b, rng)
     del b.events[i]
     return Change(f"event {i} dropped", Expect.ANY_CLEAN, i)
@@ -86,6 +89,7 @@ def drop_event(b: Binlog, rng: random.Random) -> Change:
 
 @operator("swap_events", "framing")
 def swap_events(b: Binlog, rng: random.Random) -> Change:
+    """Two nearby events in the wrong order."""
     if len(b.events) < 2:
         raise NotApplicable("fewer than two events")
     i = rng.randrange(len(b.events) - 1)

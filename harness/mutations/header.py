@@ -32,6 +32,7 @@ def _other(rng: random.Random, current: int, choices: list[int] | range) -> int:
 
 @operator("header_timestamp", "header")
 def header_timestamp(b: Binlog, rng: random.Random) -> Change:
+    """Another timestamp: only the event's timestamp may change."""
     i = pick(b, rng)
     ev = b.events[i]
     value = rng.choice([0, 1, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, rng.getrandbits(32)])
@@ -43,6 +44,7 @@ def header_timestamp(b: Binlog, rng: random.Random) -> Change:
 
 @operator("header_server_id", "header")
 def header_server_id(b: Binlog, rng: random.Random) -> Change:
+    """Another server id: only the event's server_id may change."""
     i = pick(b, rng)
     ev = b.events[i]
     value = rng.choice([0, 1, 0xFFFFFFFF, rng.getrandbits(32)])
@@ -56,6 +58,7 @@ def header_server_id(b: Binlog, rng: random.Random) -> Change:
 
 @operator("header_type_undefined", "header")
 def header_type_undefined(b: Binlog, rng: random.Random) -> Change:
+    """A type code no server defines, not flagged ignorable: must be rejected."""
     i = pick(b, rng)
     ev = b.events[i]
     code = rng.choice(UNDEFINED_CODES)
@@ -68,6 +71,7 @@ def header_type_undefined(b: Binlog, rng: random.Random) -> Change:
 
 @operator("header_type_undefined_ignorable", "header")
 def header_type_undefined_ignorable(b: Binlog, rng: random.Random) -> Change:
+    """A type code no server defines, flagged LOG_EVENT_IGNORABLE_F: skipped, not rejected."""
     i = pick(b, rng, lambda j: b.events[j].v4 and b.events[j].type_code not in _CONTEXT_TYPES,
              "v4 event others do not depend on")
     ev = b.events[i]
@@ -80,6 +84,7 @@ def header_type_undefined_ignorable(b: Binlog, rng: random.Random) -> Change:
 
 @operator("header_type_known", "header")
 def header_type_known(b: Binlog, rng: random.Random) -> Change:
+    """Another defined type code over the same body."""
     i = pick(b, rng)
     ev = b.events[i]
     code = _other(rng, ev.type_code, KNOWN_CODES)
@@ -125,6 +130,7 @@ def _size_variants(b: Binlog, i: int) -> dict[str, tuple[int, bool]]:
 
 @operator("header_event_size", "header")
 def header_event_size(b: Binlog, rng: random.Random) -> Change:
+    """event_size 0, below the header, one off either way, past the end, or huge."""
     i = pick(b, rng)
     variants = _size_variants(b, i)
     name = rng.choice(sorted(variants))
@@ -138,6 +144,7 @@ def header_event_size(b: Binlog, rng: random.Random) -> Change:
 
 @operator("header_next_position", "header")
 def header_next_position(b: Binlog, rng: random.Random) -> Change:
+    """next_position inconsistent, zero or past the end: nobody checks it, so only it changes."""
     i = pick(b, rng, lambda j: b.events[j].v4, "v4 event")
     ev = b.events[i]
     total = len(b.assemble())
@@ -166,6 +173,7 @@ def header_flags_defined(b: Binlog, rng: random.Random) -> Change:
 
 @operator("header_flags_undefined", "header")
 def header_flags_undefined(b: Binlog, rng: random.Random) -> Change:
+    """Flag bits no server defines: only the flags change."""
     i = pick(b, rng, lambda j: b.events[j].v4, "v4 event")
     ev = b.events[i]
     bits = rng.sample(UNDEFINED_FLAGS, rng.randint(1, len(UNDEFINED_FLAGS)))

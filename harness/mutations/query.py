@@ -136,6 +136,7 @@ def status_var_wellformed(b: Binlog, rng: random.Random) -> Change:
 
 @operator("query_status_var_unknown", "query")
 def status_var_unknown(b: Binlog, rng: random.Random) -> Change:
+    """A code the flavor does not define, first or last in the block."""
     i, ev, lay = _pick_query(b, rng)
     known = VALUES[_flavor(ev)]
     code = rng.choice([c for c in range(256) if c not in known])
@@ -150,6 +151,7 @@ def status_var_unknown(b: Binlog, rng: random.Random) -> Change:
 
 @operator("query_status_vars_len_past_end", "query")
 def status_vars_len_past_end(b: Binlog, rng: random.Random) -> Change:
+    """status_vars_len larger than what is left of the event: must be rejected."""
     i, ev, lay = _pick_query(b, rng)
     room = len(ev.body) - lay.post_header
     if room >= 0xFFFF:
