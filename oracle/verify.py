@@ -19,7 +19,7 @@ from typing import Any, Callable
 from .decoder import decode_file
 from .errors import BinlogError
 from .event_types import HeaderFlag, type_name
-from .model import Event
+from .model import Event, checksum_of
 from .mysqlbinlog_text import TextDump, TextEvent, decode_output, parse
 from .text_table import render
 from .values import plain
@@ -144,9 +144,11 @@ BODY_FIELDS = ("binlog_version", "server_version", "thread_id", "query_exec_time
                "seq_no", "binlog_file_name", "seed1", "seed2", "val")
 
 
-def compare_event(o: Event, t: TextEvent) -> list[Disagreement]:
+def compare_event(o: Event, t: TextEvent, skip: tuple[str, ...] = ()) -> list[Disagreement]:
     out = []
     for name, check in HEADER_CHECKS.items():
+        if name in skip:
+            continue
         diff = check(o, t)
         if diff is not None:
             out.append(Disagreement(o.position, o.type_name, name, *diff))
@@ -160,13 +162,21 @@ def compare_event(o: Event, t: TextEvent) -> list[Disagreement]:
 def compare(dump: TextDump, events: list[Event], oracle_error: BinlogError | None,
             report: Report) -> Report:
     """Match the tool's top-level events to the oracle's by position and compare them. Events
-    inside a Transaction_payload are printed at the payload's position; they are left to the
-    payload's body comparison."""
+    inside a Transaction_payload are matched in order to the payload's decoded `events`; their
+    printed CRC32 is one mysqlbinlog computes, so it is not compared."""
     by_position = {e.position: e for e in events}
     printed = set()
+    inner: list[Event] = []
     for t in dump.events:
         if t.nested:
+            if inner:
+                o = inner.pop(0)
+                report.compared += 1
+                report.disagreements.extend(compare_event(o, t, skip=("crc32",)))
+            else:
+                report.disagreements.append(Disagreement(t.position, t.label, "nested event", "absent", "printed"))
             continue
+        _unprinted(inner, report)
         o = by_position.get(t.position) if t.position is not None else None
         if o is None:
             report.disagreements.append(Disagreement(
@@ -174,8 +184,10 @@ def compare(dump: TextDump, events: list[Event], oracle_error: BinlogError | Non
                 _missing(oracle_error), "printed"))
             continue
         printed.add(o.position)
+        inner = _nested(o)
         report.compared += 1
         report.disagreements.extend(compare_event(o, t))
+    _unprinted(inner, report)
     # A tool that stops early may also leave unprinted the events it was holding back (mysqlbinlog
     # prints Intvar/Rand/User_var with the statement they precede): expect only those before the
     # last event it printed.
@@ -188,6 +200,23 @@ def compare(dump: TextDump, events: list[Event], oracle_error: BinlogError | Non
         report.disagreements.append(Disagreement(
             oracle_error.offset, "-", "end of file", _missing(oracle_error), "read to the end"))
     return report
+
+
+def _unprinted(inner: list[Event], report: Report) -> None:
+    for o in inner:
+        report.disagreements.append(Disagreement(o.position, o.type_name, "nested event", "decoded", "not printed"))
+    inner.clear()
+
+
+def _nested(o: Event) -> list[Event]:
+    """The events the oracle decoded inside a Transaction_payload, back as Event objects."""
+    nested = o.body.get("events") if o.type_code == 40 else None
+    if not isinstance(nested, list):
+        return []
+    return [Event(e["position"], e["event_size"], e["next_position"], e["type_code"], e["server_id"],
+                  e["timestamp"], e["flags"]["value"],
+                  checksum_of(None, e["checksum"]["stored"], e["checksum"]["verified"]), e["body"])
+            for e in nested]
 
 
 def _missing(err: BinlogError | None) -> str:

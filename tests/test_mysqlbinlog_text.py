@@ -6,6 +6,7 @@ mysqlbinlog through oracle.verify's default when its image exists), never writte
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -119,6 +120,18 @@ def test_rotate_bodies_equal_the_oracle():
                 assert (t.body["new_log_ident"], t.body["pos"]) == (o["new_log_ident"], o["pos"])
                 seen += 1
     assert seen >= 10
+
+
+def test_compare_reports_each_changed_header_field():
+    path = _by_name("test-data__binlogs__mariadb-bin.000001")
+    dump = _mariadb_dump(path)
+    events, error = _oracle(path)
+    events[3] = replace(events[3], server_id=99, next_position=1)
+    del events[5]
+    report = compare(dump, events, error, Report(str(path), "tool"))
+    found = {(d.position, d.field) for d in report.disagreements}
+    assert found == {(events[3].position, "server_id"), (events[3].position, "end_log_pos"),
+                     (dump.events[5].position, "event")}
 
 
 def test_ignorable_names_the_real_type():

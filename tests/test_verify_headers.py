@@ -18,7 +18,7 @@ from oracle.verify import ToolUnavailable, run_tool, verify
 from tests.external import manifest
 
 # The acceptance's fields; "event" is a position printed by one side only.
-HEADER_FIELDS = {"event", "end of file", "end_log_pos", "server_id", "type", "crc32"}
+HEADER_FIELDS = {"event", "nested event", "end of file", "end_log_pos", "server_id", "type", "crc32"}
 SAMPLES = Path("/tmp/sample-binlogs/mysql-9.7")
 
 MYSQL_56_PLUS = [b for b in manifest()
