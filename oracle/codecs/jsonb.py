@@ -27,7 +27,8 @@ import re
 import struct
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from functools import partial
+from typing import Any, Callable
 
 from ..errors import BadEventBody, LengthPastEnd, TruncatedEvent
 from .decimal import decode_decimal
@@ -55,12 +56,29 @@ _SCALARS = {  # type byte -> (kind, width, unpack)
     DOUBLE: ("double", 8, struct.Struct("<d").unpack_from),
 }
 _LITERALS = {0: "null", 1: "true", 2: "false"}
-_CONTAINERS = {  # type byte -> (is_object, large)
-    SMALL_OBJECT: (True, False), LARGE_OBJECT: (True, True),
-    SMALL_ARRAY: (False, False), LARGE_ARRAY: (False, True),
-}
-_INLINED_SMALL = frozenset((LITERAL, INT16, UINT16))
-_INLINED_LARGE = frozenset((LITERAL, INT16, UINT16, INT32, UINT32))
+
+
+@dataclass(frozen=True, slots=True)
+class _Shape:
+    """One container form: object or array, small (2-byte) or large (4-byte) counts/offsets."""
+    is_object: bool
+    osz: int  # offset/size width
+    counts: Callable  # unpack (element count, byte size)
+    offset: Callable  # unpack one offset
+    key_entry: Callable  # unpack (key offset, key length)
+    inlined: frozenset[int]  # value types stored in the value entry itself
+
+
+def _shape(is_object: bool, large: bool) -> _Shape:
+    o = "I" if large else "H"
+    inlined = (LITERAL, INT16, UINT16) + ((INT32, UINT32) if large else ())
+    return _Shape(is_object, 4 if large else 2, struct.Struct("<" + o + o).unpack_from,
+                  struct.Struct("<" + o).unpack_from, struct.Struct("<" + o + "H").unpack_from,
+                  frozenset(inlined))
+
+
+_CONTAINERS = {SMALL_OBJECT: _shape(True, False), LARGE_OBJECT: _shape(True, True),
+               SMALL_ARRAY: _shape(False, False), LARGE_ARRAY: _shape(False, True)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +100,18 @@ class JsonValue:
 NULL = JsonValue("null")
 
 
+@dataclass(frozen=True, slots=True)
+class _Sink:
+    """What the decoder builds from what it reads: the JsonValue model, or the canonical text
+    directly (one pass, no intermediate model). Both see the same checks in the same order."""
+    array: Callable[[list], Any]  # the values, in order
+    object: Callable[[list, list], Any]  # the keys (bytes) and the values, in stored order
+    fixed: dict[int, Callable[[Any], Any]]  # type byte -> of the unpacked int/float
+    literals: dict[int, Any]  # literal byte -> value
+    string: Callable[[bytes], Any]
+    opaque: Callable[[int, bytes, int], Any]  # (MySQL field type, bytes, offset of the bytes)
+
+
 def decode_jsonb(data: bytes, offset: int = 0) -> JsonValue:
     """Decode one binary JSON document. `offset` is the absolute file offset of data[0], used in
     errors. An empty document is the JSON null literal, as MySQL reads it."""
@@ -92,131 +122,147 @@ def decode_jsonb_at(buf: bytes, start: int, end: int, origin: int = 0) -> JsonVa
     """decode_jsonb over buf[start:end] without copying it; errors are at origin + buffer index."""
     if end <= start:
         return NULL
-    return _Decoder(buf, origin, end - start).value(buf[start], start + 1, end - start - 1, 0)
+    return _decode(buf, start, end, origin, _MODEL)
 
 
-class _Decoder:
-    __slots__ = ("buf", "origin", "budget")
+def canonical_at(buf: bytes, start: int, end: int, origin: int = 0) -> dict[str, Any]:
+    """to_canonical(decode_jsonb_at(...)), the text written while decoding (no model built)."""
+    if end <= start:
+        return {"type": "json", "value": "null"}
+    return _canonical(_decode(buf, start, end, origin, _TEXT))
 
-    def __init__(self, buf: bytes, origin: int, budget: int) -> None:
-        self.buf = buf
+
+def _decode(buf: bytes, start: int, end: int, origin: int, sink: _Sink) -> Any:
+    if type(buf) is not bytes:  # slices of an mmap or bytearray: work on one bytes copy
+        buf, origin, start, end = bytes(buf[start:end]), origin + start, 0, end - start
+    return _value(buf, buf[start], start + 1, end - start - 1, 0, _Walk(origin, end - start, sink))
+
+
+class _Walk:
+    """One document's decoding state. Every child, key byte and string byte spends one unit of
+    the budget (the document size), so aliased offsets cannot make the work explode."""
+    __slots__ = ("origin", "budget", "sink")
+
+    def __init__(self, origin: int, budget: int, sink: _Sink) -> None:
         self.origin = origin
         self.budget = budget
+        self.sink = sink
 
-    def _spend(self, n: int, pos: int) -> None:
+    def spend(self, n: int, pos: int) -> None:
         self.budget -= n
         if self.budget < 0:
             raise BadEventBody(self.origin + pos, "JSON entries reference more data than the document "
                                "holds (aliased offsets)")
 
-    def value(self, type_code: int, pos: int, avail: int, depth: int) -> JsonValue:
-        """The value of type `type_code` whose bytes start at pos, with at most avail bytes."""
-        shape = _CONTAINERS.get(type_code)
-        if shape is not None:
-            return self.container(shape[0], shape[1], pos, avail, depth + 1)
-        return self.scalar(type_code, pos, avail)
 
-    def container(self, is_object: bool, large: bool, pos: int, avail: int, depth: int) -> JsonValue:
-        buf, at = self.buf, self.origin + pos
-        if depth > MAX_DEPTH:
-            raise BadEventBody(at, f"JSON document nests deeper than {MAX_DEPTH} levels")
-        osz = 4 if large else 2
-        if avail < 2 * osz:
-            raise TruncatedEvent(at, f"JSON container header needs {2 * osz} bytes, {avail} left")
-        read = _U32 if large else _U16
-        count, size = read(buf, pos)[0], read(buf, pos + osz)[0]
-        if size > avail:
-            raise LengthPastEnd(at + osz, f"JSON container size {size} exceeds the {avail} bytes left")
-        key_entries = count * (osz + 2) if is_object else 0
-        ves = 1 + osz
-        header = 2 * osz + key_entries + count * ves
-        if header > size:
-            raise LengthPastEnd(at, f"JSON container of {count} entries needs {header} header bytes, "
-                                    f"its size is {size}")
-        self._spend(count, pos)
-        inlined = _INLINED_LARGE if large else _INLINED_SMALL
-        first_value_entry = 2 * osz + key_entries
-        values = []
-        for e in range(first_value_entry, first_value_entry + count * ves, ves):
-            t = buf[pos + e]
-            if t in inlined:
-                values.append(self.scalar(t, pos + e + 1, osz))
-                continue
-            off = read(buf, pos + e + 1)[0]
-            if off > size or off < e + ves:
-                raise BadEventBody(at + e + 1, f"JSON value offset {off} is outside {e + ves}..{size}")
-            values.append(self.value(t, pos + off, size - off, depth))
-        if not is_object:
-            return JsonValue("array", tuple(values))
-        members = []
-        for i, e in enumerate(range(2 * osz, 2 * osz + key_entries, osz + 2)):
-            key_off, key_len = read(buf, pos + e)[0], _U16(buf, pos + e + osz)[0]
-            if key_off < header or key_off + key_len > size:
-                raise BadEventBody(at + e, f"JSON key at {key_off} (+{key_len}) is outside {header}..{size}")
-            self._spend(key_len, pos + e)
-            members.append((bytes(buf[pos + key_off:pos + key_off + key_len]), values[i]))
-        return JsonValue("object", tuple(members))
+def _value(buf: bytes, type_code: int, pos: int, avail: int, depth: int, st: _Walk) -> Any:
+    """The value of type `type_code` whose bytes start at pos, with at most avail bytes."""
+    shape = _CONTAINERS.get(type_code)
+    if shape is not None:
+        return _container(buf, shape, pos, avail, depth + 1, st)
+    return _scalar(buf, type_code, pos, avail, st)
 
-    def scalar(self, type_code: int, pos: int, avail: int) -> JsonValue:
-        buf, at = self.buf, self.origin + pos
-        fixed = _SCALARS.get(type_code)
-        if fixed is not None:
-            kind, width, unpack = fixed
-            if avail < width:
-                raise TruncatedEvent(at, f"JSON {kind} needs {width} bytes, {avail} left")
-            return JsonValue(kind, unpack(buf, pos)[0])
-        if type_code == LITERAL:
-            if avail < 1:
-                raise TruncatedEvent(at, "JSON literal needs 1 byte")
-            kind = _LITERALS.get(buf[pos])
-            if kind is None:
-                raise BadEventBody(at, f"JSON literal byte {buf[pos]:#04x} is not null/true/false")
-            return JsonValue(kind)
-        if type_code == STRING:
-            length, n = self.varlen(pos, avail)
-            self._check_span(pos, n + length, avail, "JSON string")
-            return JsonValue("string", bytes(buf[pos + n:pos + n + length]))
-        if type_code == OPAQUE:
-            if avail < 1:
-                raise TruncatedEvent(at, "JSON opaque value needs a type byte")
-            length, n = self.varlen(pos + 1, avail - 1)
-            self._check_span(pos, 1 + n + length, avail, "JSON opaque value")
-            start = pos + 1 + n
-            return _opaque(buf[pos], bytes(buf[start:start + length]), self.origin + start)
-        raise BadEventBody(at, f"JSON type byte {type_code:#04x} is not defined")
 
-    def varlen(self, pos: int, avail: int) -> tuple[int, int]:
-        """read_variable_length: 7 bits per byte, low bits first, at most 5 bytes, < 2**32."""
-        value = 0
-        for i in range(min(avail, 5)):
-            b = self.buf[pos + i]
-            value |= (b & 0x7F) << (7 * i)
-            if not b & 0x80:
-                if value > 0xFFFFFFFF:
-                    break
-                return value, i + 1
-        raise BadEventBody(self.origin + pos, "JSON length is not a valid variable-length integer")
+def _container(buf: bytes, shape: _Shape, pos: int, avail: int, depth: int, st: _Walk) -> Any:
+    at = st.origin + pos
+    if depth > MAX_DEPTH:
+        raise BadEventBody(at, f"JSON document nests deeper than {MAX_DEPTH} levels")
+    osz = shape.osz
+    if avail < 2 * osz:
+        raise TruncatedEvent(at, f"JSON container header needs {2 * osz} bytes, {avail} left")
+    count, size = shape.counts(buf, pos)
+    if size > avail:
+        raise LengthPastEnd(at + osz, f"JSON container size {size} exceeds the {avail} bytes left")
+    is_object = shape.is_object
+    key_entries = count * (osz + 2) if is_object else 0
+    ves = 1 + osz
+    header = 2 * osz + key_entries + count * ves
+    if header > size:
+        raise LengthPastEnd(at, f"JSON container of {count} entries needs {header} header bytes, "
+                                f"its size is {size}")
+    st.spend(count, pos)
+    inlined, read = shape.inlined, shape.offset
+    values = []
+    append = values.append
+    first = 2 * osz + key_entries
+    for e in range(first, first + count * ves, ves):
+        t = buf[pos + e]
+        if t in inlined:
+            append(_scalar(buf, t, pos + e + 1, osz, st))
+            continue
+        off = read(buf, pos + e + 1)[0]
+        if off > size or off < e + ves:
+            raise BadEventBody(at + e + 1, f"JSON value offset {off} is outside {e + ves}..{size}")
+        append(_value(buf, t, pos + off, size - off, depth, st))
+    if not is_object:
+        return st.sink.array(values)
+    keys = []
+    key_entry = shape.key_entry
+    for e in range(2 * osz, first, osz + 2):
+        key_off, key_len = key_entry(buf, pos + e)
+        if key_off < header or key_off + key_len > size:
+            raise BadEventBody(at + e, f"JSON key at {key_off} (+{key_len}) is outside {header}..{size}")
+        st.spend(key_len, pos + e)
+        keys.append(buf[pos + key_off:pos + key_off + key_len])
+    return st.sink.object(keys, values)
 
-    def _check_span(self, pos: int, need: int, avail: int, what: str) -> None:
-        if need > avail:
-            raise LengthPastEnd(self.origin + pos, f"{what} needs {need} bytes, {avail} left")
-        self._spend(need, pos)
+
+def _scalar(buf: bytes, type_code: int, pos: int, avail: int, st: _Walk) -> Any:
+    fixed = _SCALARS.get(type_code)
+    if fixed is not None:
+        kind, width, unpack = fixed
+        if avail < width:
+            raise TruncatedEvent(st.origin + pos, f"JSON {kind} needs {width} bytes, {avail} left")
+        return st.sink.fixed[type_code](unpack(buf, pos)[0])
+    if type_code == STRING:
+        length, n = _varlen(buf, pos, avail, st)
+        _span(pos, n + length, avail, st, "JSON string")
+        return st.sink.string(buf[pos + n:pos + n + length])
+    if type_code == LITERAL:
+        if avail < 1:
+            raise TruncatedEvent(st.origin + pos, "JSON literal needs 1 byte")
+        value = st.sink.literals.get(buf[pos])
+        if value is None:
+            raise BadEventBody(st.origin + pos, f"JSON literal byte {buf[pos]:#04x} is not null/true/false")
+        return value
+    if type_code == OPAQUE:
+        if avail < 1:
+            raise TruncatedEvent(st.origin + pos, "JSON opaque value needs a type byte")
+        length, n = _varlen(buf, pos + 1, avail - 1, st)
+        _span(pos, 1 + n + length, avail, st, "JSON opaque value")
+        start = pos + 1 + n
+        return st.sink.opaque(buf[pos], buf[start:start + length], st.origin + start)
+    raise BadEventBody(st.origin + pos, f"JSON type byte {type_code:#04x} is not defined")
+
+
+def _varlen(buf: bytes, pos: int, avail: int, st: _Walk) -> tuple[int, int]:
+    """read_variable_length: 7 bits per byte, low bits first, at most 5 bytes, < 2**32."""
+    if avail > 0 and buf[pos] < 0x80:
+        return buf[pos], 1
+    value = 0
+    for i in range(min(avail, 5)):
+        b = buf[pos + i]
+        value |= (b & 0x7F) << (7 * i)
+        if not b & 0x80:
+            if value > 0xFFFFFFFF:
+                break
+            return value, i + 1
+    raise BadEventBody(st.origin + pos, "JSON length is not a valid variable-length integer")
+
+
+def _span(pos: int, need: int, avail: int, st: _Walk, what: str) -> None:
+    if need > avail:
+        raise LengthPastEnd(st.origin + pos, f"{what} needs {need} bytes, {avail} left")
+    st.spend(need, pos)
 
 
 # -- opaque values ------------------------------------------------------------------------------
 
-def _opaque(field_type: int, data: bytes, at: int) -> JsonValue:
-    special = _OPAQUE_DECODERS.get(field_type)
-    if special is None:
-        return JsonValue("opaque", data, field_type)
-    return special(field_type, data, at)
-
-
-def _decimal(field_type: int, data: bytes, at: int) -> JsonValue:
+def _decimal(data: bytes, at: int) -> str:
     """Json_decimal::convert_from_binary: precision byte, scale byte, binary decimal."""
     if len(data) < 2:
         raise TruncatedEvent(at, "JSON decimal needs precision and scale bytes")
-    return JsonValue("decimal", decode_decimal(data[2:], data[0], data[1], at + 2), field_type)
+    return decode_decimal(data[2:], data[0], data[1], at + 2)
 
 
 _INT64_MIN = -(1 << 63)
@@ -265,22 +311,50 @@ def _time_text(tmp: int) -> str:
     return f"{'-' if neg else ''}{hour:02d}:{minute:02d}:{second:02d}.{usec % 1000000:06d}"
 
 
-_TEMPORAL = {
-    _MYSQL_DATE: ("date", lambda tmp: _datetime_text(tmp, False)),
-    _MYSQL_TIME: ("time", _time_text),
-    _MYSQL_DATETIME: ("datetime", lambda tmp: _datetime_text(tmp, True)),
-    _MYSQL_TIMESTAMP: ("timestamp", lambda tmp: _datetime_text(tmp, True)),
+def _temporal(kind: str, render: Callable[[int], str]) -> Callable[[bytes, int], str]:
+    """Json_datetime::from_packed: the first 8 bytes are a packed temporal longlong."""
+    def text(data: bytes, at: int) -> str:
+        tmp = _packed(data, at)
+        return _INT64_MIN_TEXT[kind] if tmp == _INT64_MIN else render(tmp)
+    return text
+
+
+# MySQL field type -> (kind, its text from the opaque bytes); other field types stay opaque.
+_SPECIAL = {
+    _MYSQL_NEWDECIMAL: ("decimal", _decimal),
+    _MYSQL_DATE: ("date", _temporal("date", lambda tmp: _datetime_text(tmp, False))),
+    _MYSQL_TIME: ("time", _temporal("time", _time_text)),
+    _MYSQL_DATETIME: ("datetime", _temporal("datetime", lambda tmp: _datetime_text(tmp, True))),
+    _MYSQL_TIMESTAMP: ("timestamp", _temporal("timestamp", lambda tmp: _datetime_text(tmp, True))),
 }
 
 
-def _temporal(field_type: int, data: bytes, at: int) -> JsonValue:
-    """Json_datetime::from_packed: the first 8 bytes are a packed temporal longlong."""
-    kind, render = _TEMPORAL[field_type]
-    tmp = _packed(data, at)
-    return JsonValue(kind, _INT64_MIN_TEXT[kind] if tmp == _INT64_MIN else render(tmp), field_type)
+def _opaque_value(field_type: int, data: bytes, at: int) -> JsonValue:
+    special = _SPECIAL.get(field_type)
+    if special is None:
+        return JsonValue("opaque", data, field_type)
+    kind, text = special
+    return JsonValue(kind, text(data, at), field_type)
 
 
-_OPAQUE_DECODERS = {_MYSQL_NEWDECIMAL: _decimal, **{t: _temporal for t in _TEMPORAL}}
+def _opaque_raw(field_type: int, data: bytes) -> bytes:
+    """An opaque value's unquoted text: a VAR_STRING's bytes, else MySQL's base64 form (line
+    breaks every 76 characters, as its base64_encode writes them)."""
+    if field_type == _MYSQL_VAR_STRING:
+        return data
+    enc = base64.b64encode(data)
+    lines = b"\n".join(enc[i:i + 76] for i in range(0, len(enc), 76))
+    return b"base64:type%d:" % field_type + lines
+
+
+_MODEL = _Sink(
+    array=lambda values: JsonValue("array", tuple(values)),
+    object=lambda keys, values: JsonValue("object", tuple(zip(keys, values))),
+    fixed={t: partial(JsonValue, kind) for t, (kind, _, _) in _SCALARS.items()},
+    literals={b: JsonValue(kind) for b, kind in _LITERALS.items()},
+    string=partial(JsonValue, "string"),
+    opaque=_opaque_value,
+)
 
 
 # -- text -----------------------------------------------------------------------------------------
@@ -328,13 +402,6 @@ def quote_json_string(s: bytes) -> bytes:
     return b'"' + _NEEDS_ESCAPE.sub(lambda m: _JSON_ESCAPE[m.group()], s) + b'"'
 
 
-def _base64_text(v: JsonValue) -> bytes:
-    """MySQL's base64_encode breaks lines every 76 characters."""
-    enc = base64.b64encode(v.value)
-    lines = b"\n".join(enc[i:i + 76] for i in range(0, len(enc), 76))
-    return b"base64:type%d:" % v.field_type + lines
-
-
 # Json_wrapper::to_string of each scalar kind, unquoted.
 _RAW_TEXT = {
     "null": lambda v: b"null",
@@ -349,7 +416,7 @@ _RAW_TEXT = {
     "time": lambda v: v.value.encode(),
     "datetime": lambda v: v.value.encode(),
     "timestamp": lambda v: v.value.encode(),
-    "opaque": lambda v: v.value if v.field_type == _MYSQL_VAR_STRING else _base64_text(v),
+    "opaque": lambda v: _opaque_raw(v.field_type, v.value),
 }
 # Kinds printed as JSON strings (double-quoted) when json_quoted is on.
 STRING_LIKE = frozenset(("string", "date", "time", "datetime", "timestamp", "opaque"))
@@ -419,8 +486,36 @@ def to_canonical(value: JsonValue) -> dict[str, Any]:
     form (a top-level string keeps its quotes, as SELECT shows it), so the JSON string "1" and the
     number 1 stay distinct; inside containers it is identical to mysqlbinlog's. A document whose
     strings are not UTF-8 (only a corrupt one) is {"type": "json_bytes", "value": <hex>}."""
-    raw = to_json_bytes(value, True)
+    return _canonical(to_json_bytes(value, True))
+
+
+def _canonical(raw: bytes) -> dict[str, Any]:
     try:
         return {"type": "json", "value": raw.decode("utf-8")}
     except UnicodeDecodeError:
         return {"type": "json_bytes", "value": raw.hex()}
+
+
+# -- the canonical text, written while decoding ----------------------------------------------------
+
+def _text_object(keys: list[bytes], values: list[bytes]) -> bytes:
+    return b"{" + b", ".join([quote_json_string(k) + b": " + v for k, v in zip(keys, values)]) + b"}"
+
+
+def _text_opaque(field_type: int, data: bytes, at: int) -> bytes:
+    special = _SPECIAL.get(field_type)
+    if special is None:
+        return quote_json_string(_opaque_raw(field_type, data))
+    kind, text = special
+    raw = text(data, at).encode()
+    return quote_json_string(raw) if kind in STRING_LIKE else raw
+
+
+_TEXT = _Sink(
+    array=lambda values: b"[" + b", ".join(values) + b"]",
+    object=_text_object,
+    fixed={t: (lambda v: format_double(v).encode()) if t == DOUBLE else b"%d".__mod__ for t in _SCALARS},
+    literals={b: kind.encode() for b, kind in _LITERALS.items()},
+    string=quote_json_string,
+    opaque=_text_opaque,
+)

@@ -13,7 +13,7 @@ from typing import Any
 from ..values import tagged
 
 try:
-    from .jsonb import decode_jsonb_at, to_canonical
+    from .jsonb import canonical_at, decode_jsonb_at
     from .jsondiff import decode_json_diffs_at, diffs_to_canonical
 except ImportError:  # pragma: no cover - only while those modules are not committed
     decode_jsonb_at = None
@@ -22,7 +22,7 @@ except ImportError:  # pragma: no cover - only while those modules are not commi
 def json_value(buf: bytes, start: int, end: int) -> dict[str, Any]:
     if decode_jsonb_at is None:
         return tagged("jsonb", bytes(buf[start:end]).hex())
-    return to_canonical(decode_jsonb_at(buf, start, end))
+    return canonical_at(buf, start, end)
 
 
 def json_diffs(buf: bytes, start: int, end: int) -> dict[str, Any]:
