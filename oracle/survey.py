@@ -59,11 +59,22 @@ def survey_file(path: Path) -> Outcome:
     return Outcome(path, version, count, "ok")
 
 
+def _short(path: Path, dirs: list[str]) -> str:
+    """The path below the surveyed directory it was found in, which names it well enough."""
+    for d in dirs:
+        try:
+            return str(path.relative_to(d))
+        except ValueError:
+            continue
+    return str(path)
+
+
 def main(dirs: list[str]) -> int:
     missing = [d for d in dirs if not os.path.exists(d)]
     outcomes = [survey_file(p) for p in binlog_files([d for d in dirs if d not in missing])]
     print(render(("file", "server version", "events", "outcome"),
-                 ((o.file, o.server_version, o.events, o.outcome) for o in outcomes), max_width=100))
+                 ((_short(o.file, dirs), o.server_version, o.events, o.outcome) for o in outcomes),
+                 max_width=120))
     ok = sum(o.outcome == "ok" for o in outcomes)
     bugs = sum(o.bug for o in outcomes)
     print(f"{len(outcomes)} files: {ok} ok, {len(outcomes) - ok - bugs} rejected with a typed error, "

@@ -70,3 +70,19 @@ def test_server_written_binlog_headers_equal_mysqlbinlog(path):
     if path is None:
         pytest.skip(f"no MySQL 9.7 samples in {SAMPLES}")
     _check(path)
+
+
+def test_survey_lists_every_external_binlog_with_its_outcome(capsys):
+    """`python -m oracle survey`: one row per binlog, typed errors for the broken ones, exit 0."""
+    from oracle.survey import main as survey
+    from tests.external import ROOT, broken_expectation
+    if not MYSQL_56_PLUS:
+        pytest.skip("external binlogs not found")
+    assert survey([str(ROOT)]) == 0
+    out = capsys.readouterr().out
+    for b in manifest():
+        row = next(line for line in out.splitlines() if line.startswith(b.file))
+        expected = broken_expectation(b)
+        if expected is not None:
+            assert any(f"{kind} at" in row for kind in expected[0]), row
+    assert out.rstrip().splitlines()[-1].startswith(f"{len(manifest())} files:")
