@@ -16,6 +16,9 @@ from pathlib import Path
 import docker
 
 LABEL_PREFIX = "org.binlog-conformance"
+# Containers we start carry the pid of the process that owns them, so a later
+# run can remove those whose owner died (what testcontainers' Ryuk would do).
+OWNER_LABEL = f"{LABEL_PREFIX}.owner-pid"
 
 
 def docker_bin() -> str:

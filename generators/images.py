@@ -175,7 +175,16 @@ def build_many(recipes: list[ImageRecipe], force: bool = False, jobs: int = 2) -
     own dependency resolver and dpkg, so two builds share 2 cores well."""
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         futures = {r.name: pool.submit(build, r, force) for r in recipes}
-        return {name: f.result() for name, f in futures.items()}
+        timings = {name: f.result() for name, f in futures.items()}
+    prune_dangling()
+    prune_tarballs()
+    return timings
+
+
+def prune_dangling() -> None:
+    """Remove untagged images we built earlier (replaced by a rebuild) unless in use."""
+    for img in docker_env.client().images.list(filters={"dangling": True, "label": RECIPE_LABEL}):
+        docker_env.docker_cli("rmi", img.id, check=False)
 
 
 def prune_tarballs() -> None:

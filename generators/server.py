@@ -35,7 +35,7 @@ from testcontainers.core.container import DockerContainer
 from . import docker_env
 from .profiles import SOCKET, ServerProfile
 
-OWNER_LABEL = f"{docker_env.LABEL_PREFIX}.owner-pid"
+OWNER_LABEL = docker_env.OWNER_LABEL
 PROFILE_LABEL = f"{docker_env.LABEL_PREFIX}.profile"
 _XSI_NIL = "{http://www.w3.org/2001/XMLSchema-instance}nil"
 

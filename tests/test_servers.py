@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -84,20 +85,21 @@ def test_official_image_row_binlog(name: str, start_server, tmp_path: Path) -> N
     _smoke(server, tmp_path)
 
 
-def _our_containers() -> set[str]:
+def _mine() -> set[str]:
+    """Containers owned by this test process (other people may run servers meanwhile)."""
     return {c.name for c in docker_env.client().containers.list(
-        all=True, filters={"label": "org.binlog-conformance.profile"})}
+        all=True, filters={"label": f"{docker_env.OWNER_LABEL}={os.getpid()}"})}
 
 
 def test_start_error_has_log_tail_and_cleans_up() -> None:
     profile = get("mariadb-10.11")
     require_image(profile)
-    before = _our_containers()
+    assert not _mine()
     with (pytest.raises(ServerStartError) as info,
           running_server(profile, {"no_such_option_xyz": "1"}, start_timeout=60)):
         pytest.fail("server started with an unknown option")
     assert "no_such_option_xyz" in str(info.value)
-    assert _our_containers() <= before
+    assert not _mine()
 
 
 def test_missing_local_image_is_a_clear_error() -> None:
@@ -172,3 +174,20 @@ def test_sample_manifests_match_files() -> None:
             assert hashlib.sha256(data).hexdigest() == f["sha256"], f["file"]
             assert f["decoder_exit"] == 0, f
 
+
+
+@pytest.mark.allow_skip_in_ci
+def test_decoder_session_matches_one_shot_run() -> None:
+    from generators.tools import DecoderSession
+    require_image(get("mysql-9.7"))
+    samples = Path("/tmp/sample-binlogs/mysql-9.7")
+    if not (samples / "mixed.binlog").exists():
+        pytest.skip("no MySQL 9.7 samples here (python -m generators samples)")
+    with DecoderSession([samples]) as session:
+        a = session.run(samples / "mixed.binlog")
+        cid = session._id
+    b = run_mysqlbinlog(samples / "mixed.binlog")
+    assert a.returncode == b.returncode == 0
+    assert a.stdout == b.stdout
+    with pytest.raises(docker.errors.NotFound):
+        docker_env.client().containers.get(cid or "")
