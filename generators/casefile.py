@@ -150,8 +150,15 @@ def refresh(case_dir: Path) -> bool:
     """Rewrite expected decodes and summaries from the current oracle; True when anything changed."""
     case = read_case(case_dir)
     before = json.dumps(case, sort_keys=True)
+    old = {f["name"]: _read_or_none(case_dir / f["expected"]["path"]) for f in case["binlogs"]}
     for f in case["binlogs"]:
         f["expected"] = expected_entry(case_dir / f["name"])
     add_summaries(case, case_dir)
     write_case_json(case_dir, case)
-    return json.dumps(case, sort_keys=True) != before
+    rewritten = any(old[f["name"]] != (case_dir / f["expected"]["path"]).read_bytes()
+                    for f in case["binlogs"])
+    return rewritten or json.dumps(case, sort_keys=True) != before
+
+
+def _read_or_none(path: Path) -> bytes | None:
+    return path.read_bytes() if path.exists() else None

@@ -150,7 +150,8 @@ def _server_events(server: Server, files: list[str]) -> dict[str, list[dict[str,
     hashes) that the client's XML output cannot carry; batch mode escapes tabs and newlines."""
     out: dict[str, list[dict[str, object]]] = {}
     for name in files:
-        rows = server.execute(f"SHOW BINLOG EVENTS IN '{name}'").splitlines()[1:]
+        # split on "\n" only: str.splitlines would also split inside Info on \x1c, \x85, ...
+        rows = server.execute(f"SHOW BINLOG EVENTS IN '{name}'").rstrip("\n").split("\n")[1:]
         out[name] = []
         for row in rows:
             _log, pos, etype, server_id, end, *info = row.split("\t", 5)

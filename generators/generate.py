@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from . import casefile, matrix
-from .cases import ScenarioError, parse_version, run_scenario
+from .cases import parse_version, run_scenario
 from .profiles import LOCAL_PROFILES, ServerProfile
 from .server import running_server
 from .sqlscript import Scenario, catalogue
@@ -91,7 +91,7 @@ def execute_run(run: Run, out: Path, failures: list[str]) -> list[Path]:
     with running_server(p, options) as server:
         version_text = server.version()
         version = parse_version(version_text)
-        for scenario in run.scenarios:
+        for scenario in sorted(run.scenarios, key=lambda s: s.end != "flush"):  # shutdown last
             if not scenario.supports(p.flavor, version):
                 log(f"  skip {scenario.name}: needs a newer {p.flavor} than {version_text}")
                 continue
@@ -100,9 +100,9 @@ def execute_run(run: Run, out: Path, failures: list[str]) -> list[Path]:
                 shutil.rmtree(dest)
             try:
                 result = run_scenario(server, scenario, version, dest, matrix.SECURE_FILE_DIR)
-            except ScenarioError as exc:
-                failures.append(str(exc))
-                log(f"  FAILED {exc}")
+            except Exception as exc:  # noqa: BLE001 - one broken scenario must not stop the run
+                failures.append(f"{p.name} {case_name(scenario, run.config)}: {type(exc).__name__}: {exc}")
+                log(f"  FAILED {failures[-1]}")
                 shutil.rmtree(dest, ignore_errors=True)
                 continue
             files = [casefile.file_entry(dest / f, casefile.write_tool_text(p, dest / f),

@@ -118,6 +118,7 @@ EXTRA_CONFIGS: dict[str, tuple[str, ...]] = {
     "rotation": ("statement", "row-minimal"),
     "objects": ("statement",),
     "enum_set_bit": ("row-minimal",),
+    "many_rows": ("row-compressed",),
 }
 
 # Scenarios kept out of the committed corpus (too big for git); tests run them against live servers.

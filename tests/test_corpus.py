@@ -187,3 +187,30 @@ def test_summaries_resolve_enum_and_set_and_nested_events() -> None:
     payload = {"type": "TRANSACTION_PAYLOAD_EVENT", "body": {"events": [table_map]}}
     assert casefile.summarize([json.dumps(payload)]) == (
         ["TABLE_MAP_EVENT", "TRANSACTION_PAYLOAD_EVENT"], ["ENUM", "SET", "STRING"])
+
+
+def test_refresh_expected_rewrites_only_what_changed(tmp_path: Path) -> None:
+    """refresh-expected on an up-to-date case changes nothing; on a stale expected file it
+    restores the oracle's output and the recorded sha256."""
+    src = min(CASE_DIRS, key=lambda d: sum(p.stat().st_size for p in d.iterdir()))
+    case_dir = tmp_path / src.parent.name / src.name
+    case_dir.mkdir(parents=True)
+    for p in src.iterdir():
+        (case_dir / p.name).write_bytes(p.read_bytes())
+    assert casefile.refresh(case_dir) is False
+    expected = case_dir / casefile.read_case(case_dir)["binlogs"][0]["expected"]["path"]
+    expected.write_text("{}\n")
+    assert casefile.refresh(case_dir) is True
+    assert expected.read_bytes() == (src / expected.name).read_bytes()
+
+
+def test_corpus_is_exactly_the_default_selection() -> None:
+    """No stale case from a dropped scenario or configuration, none missing (regenerate if so)."""
+    from generators.cases import parse_version
+    from generators.generate import case_name
+    for server in COMMITTED_SERVERS:
+        dirs = [d for d in CASE_DIRS if d.parent.name == server]
+        version = parse_version(casefile.read_case(dirs[0])["server"]["version"])
+        flavor = LOCAL_PROFILES[server].flavor
+        want = {case_name(s, c) for s in catalogue() for c in matrix.select(s, flavor, version)}
+        assert {d.name for d in dirs} == want, server
