@@ -212,16 +212,21 @@ def build_writer(col: Any) -> ValueWriter:
     return factory(col)
 
 
-def write_image(w: Writer, image: dict[str, Any], writers: list[ValueWriter]) -> None:
+def write_image(w: Writer, image: dict[str, Any], writers: list[ValueWriter],
+                padding: int | None = None) -> None:
     """The null bitmap over the present columns, then each non-NULL value. The bitmap is
-    rebuilt from the values (a NULL value sets its bit); its padding bits are set, as pack_row
-    leaves them (it starts each byte at 0xff), since the body does not carry them."""
+    rebuilt from the values (a NULL value sets its bit); its padding bits are the image's
+    "null_padding", else `padding`, else set (pack_row in MySQL 5.x and MariaDB starts each
+    byte at 0xff)."""
     values = image["values"]
     n = len(values)
     if n != len(writers):
         raise EncodeError(f"row image has {n} values for {len(writers)} present columns")
     nbytes = (n + 7) // 8
-    nulls = sum(1 << i for i, v in enumerate(values) if v is None) | (((1 << (8 * nbytes)) - 1) ^ ((1 << n) - 1))
+    pad = image.get("null_padding", padding)
+    if pad is None:
+        pad = (1 << (8 * nbytes - n)) - 1
+    nulls = sum(1 << i for i, v in enumerate(values) if v is None) | (as_int(pad, "null_padding") << n)
     w.uint(nbytes, nulls, "row null bitmap")
     for write, v in zip(writers, values):
         if v is not None:

@@ -1,6 +1,13 @@
 """Rows events (every generation, Partial_update_rows, MariaDB compressed): the mirror of
 oracle/events/rows.py. The column plan is the TableMap the Table_map encoder left in
-ctx.tables; width and var_header_len are recomputed."""
+ctx.tables; width and var_header_len are recomputed.
+
+Bitmap padding: the canonical bitmaps (columns, and each row image's null bitmap) have one
+character per column, but the bytes have whole-byte padding that servers fill differently
+(MySQL 5.x and MariaDB set the row null-bitmap padding, MySQL 8+ clears it). An optional
+body["bitmap_padding"] = {"columns": int, "columns_after": int, "null": int} (the padding bits,
+shifted down) states them; a row image's own "null_padding" overrides "null". Without them
+the usual server choice is written."""
 from __future__ import annotations
 
 from typing import Any
@@ -10,7 +17,7 @@ from ...events.rows import (COMPRESSED, DELETE, KIND, PARTIAL_JSON_UPDATES, ROWS
                             SOURCE_PARTITION, TWO_BITMAPS, UPDATE, WRITE)
 from ..compression import mariadb_compress
 from ..context import EncodeContext, EventHead
-from ..row_values import ValueWriter, build_writer, prefixed, write_image
+from ..row_values import ValueWriter, build_writer, prefixed, write_image as row_image
 from ..writer import EncodeError, Writer, as_bytes, as_int, bits_from_text
 from .table_map import table_id_width
 
@@ -29,14 +36,15 @@ def _extra_row_info(extra: dict[str, Any], type_code: int) -> bytes:
     return Writer().u16(len(w) + 2, "var_header_len").raw(w.bytes()).bytes()
 
 
-def _bitmap(bits: int, width: int) -> bytes:
-    """A columns bitmap. The canonical body has no padding bits; servers leave them set after
-    bitmap_set_all (so when every column is present) and clear otherwise, mostly: the
-    padding is not in the body, so this is the usual case, not always the logged bytes."""
+def _bitmap(bits: int, width: int, padding: int | None) -> bytes:
+    """A columns bitmap. Its padding bits (past `width`) are not in the canonical bitmap text:
+    `padding` gives them when the body carries them (bitmap_padding), otherwise servers' usual
+    choice is made: set after bitmap_set_all (every column present), clear otherwise. Real logs
+    do not always follow it, which is why the decoder should report them."""
     nbytes = (width + 7) // 8
-    if bits == (1 << width) - 1:
-        bits = (1 << (8 * nbytes)) - 1
-    return bits.to_bytes(nbytes, "little")
+    if padding is None:
+        padding = (1 << (8 * nbytes - width)) - 1 if bits == (1 << width) - 1 else 0
+    return (bits | padding << width).to_bytes(nbytes, "little")
 
 
 class _Plan:
@@ -74,21 +82,28 @@ def encode(body: dict[str, Any], ctx: EncodeContext, head: EventHead) -> bytes:
     width = body["width"]
     cols = bits_from_text(body["columns_before_image" if kind != WRITE else "columns_after_image"])
     cols_ai = bits_from_text(body["columns_after_image"]) if kind != DELETE else cols
-    w.packed_int(width, "width").raw(_bitmap(cols, width))
+    padding = body.get("bitmap_padding") or {}
+    w.packed_int(width, "width").raw(_bitmap(cols, width, padding.get("columns")))
     if code in TWO_BITMAPS:
-        w.raw(_bitmap(cols_ai, width))
+        w.raw(_bitmap(cols_ai, width, padding.get("columns_after")))
     table = ctx.tables.get(table_id)
     if table is None:
         raise EncodeError(f"table_id {table_id} has no Table_map before it")
     plan = getattr(table, "encode_plan", None)
     if plan is None:
         plan = _Plan(table.columns)
-    rows = _rows(body["rows"], plan, kind, cols, cols_ai, code == E.PARTIAL_UPDATE_ROWS_EVENT)
+    rows = _rows(body["rows"], plan, kind, cols, cols_ai, code == E.PARTIAL_UPDATE_ROWS_EVENT,
+                 padding.get("null"))
     return w.raw(mariadb_compress(rows) if code in COMPRESSED else rows).bytes()
 
 
-def _rows(rows: list[Any], plan: _Plan, kind: str, cols: int, cols_ai: int, partial: bool) -> bytes:
+def _rows(rows: list[Any], plan: _Plan, kind: str, cols: int, cols_ai: int, partial: bool,
+          null_padding: int | None) -> bytes:
     w = Writer()
+
+    def write_image(w: Writer, image: dict[str, Any], writers: list[ValueWriter]) -> None:
+        row_image(w, image, writers, null_padding)
+
     first = plan.select(cols)
     if kind != UPDATE:
         for image in rows:
