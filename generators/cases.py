@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import docker_env
-from .server import Server
 from .matrix import session_globals
+from .server import Server
 from .sqlscript import Scenario, expand
 
 Version = tuple[int, ...]

@@ -14,7 +14,13 @@ import jsonschema
 import pytest
 
 from generators import casefile, coverage, matrix
-from generators.cases import Position, StatementRecord, _attribute, _parse_marks, _script
+from generators.cases import (
+    Position,
+    StatementRecord,
+    _attribute,
+    _parse_marks,
+    _script,
+)
 from generators.generate import plan
 from generators.profiles import LOCAL_PROFILES
 from generators.sqlscript import catalogue
