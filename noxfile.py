@@ -36,6 +36,21 @@ def conformance(session: nox.Session) -> None:
 
 
 @nox.session
+def spark(session: nox.Session) -> None:
+    """The conformance job on embedded local Spark (local[*]) over corpus/ and the external
+    binlogs, 10 mutants per case; Parquet in build/spark/. Posargs go to `python -m spark_checks
+    run` (e.g. --baseline DIR, --master URL, --parser NAME)."""
+    from pathlib import Path
+
+    session.install("-e", ".[spark,parsers]")
+    corpora = [a for c in ("corpus", EXTERNAL) if Path(c).is_dir() and any(Path(c).iterdir())
+               for a in ("--corpus", c)]
+    parsers = [] if "--parser" in session.posargs else ["--parser", "oracle"]
+    session.run("python", "-m", "spark_checks", "run", *corpora, *parsers, "--mutants", "10",
+                "--out", "build/spark", *session.posargs)
+
+
+@nox.session
 def generate(session: nox.Session) -> None:
     """Rebuild corpus/ from real servers: build the local images (a no-op when current), run the
     scenarios, rewrite corpus/COVERAGE.md. Posargs go to `python -m generators generate`
@@ -43,3 +58,11 @@ def generate(session: nox.Session) -> None:
     session.install("-e", ".[servers]")
     session.run("python", "-m", "generators", "images", "build")
     session.run("python", "-m", "generators", "generate", *session.posargs)
+
+
+@nox.session
+def bench(session: nox.Session) -> None:
+    """Throughput beside the real mysqlbinlog on a >= 100 MiB real-server binlog (made once and
+    cached), as a table and out/bench.json; the Spark job's scaling benchmark follows."""
+    session.install("-e", ".[servers]")
+    session.run("python", "-m", "harness.bench", *session.posargs)

@@ -73,6 +73,11 @@ def build(results: list[CaseResult]) -> Matrix:
                 cell.passed += 1
             else:
                 cell.failed[r.outcome.value] += 1
+    return from_cells(cells)
+
+
+def from_cells(cells: dict[tuple[str, str, str], Cell]) -> Matrix:
+    """The matrix of (parser, event type, version group) cells, e.g. merged from partial builds."""
     parsers = sorted({k[0] for k in cells})
     types = sorted({k[1] for k in cells})
     versions = sorted({k[2] for k in cells}, key=_group_key)

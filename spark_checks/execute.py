@@ -1,0 +1,138 @@
+"""What runs on an executor: expand a case into itself plus its mutants, and check a partition of
+inputs under every parser with the harness's own runner (expectation, isolation, classification).
+
+Inputs travel as bytes (from Spark's binaryFile source); a case too large to ship as one value
+travels as a path the executor reads itself. Either way the parser gets a file path, as the
+plugin contract says, so the bytes are written to a private temporary directory first."""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+from harness.corpus import Case
+from harness.expectations import expectation_for
+from harness.isolation import Limits
+from harness.outcomes import CaseResult
+from harness.runner import run_case
+
+from .expand import mutants
+from .parsers import ParserSpec
+
+CASE, MUTANT = "case", "mutant"
+MAX_SUMMARY_DIFFS = 3
+
+
+@dataclass(frozen=True)
+class Item:
+    """One input to check: a case of a corpus, or a mutant of one."""
+
+    id: str
+    kind: str
+    parent: str
+    corpus: str
+    meta_json: str = "{}"
+    data: bytes | None = None  # None: read `path` (a file too large to ship as one value)
+    path: str | None = None
+    expected: bytes | None = None  # the annotated expected decode, if any
+    expected_path: str | None = None
+    operator: str | None = None
+    rng_seed: str | None = None
+    description: str | None = None
+    expect: str | None = None
+    server_version: str | None = None  # a mutant's parent's, when its own FDE no longer says
+
+    def bytes(self) -> bytes:
+        return self.data if self.data is not None else Path(local_path(self.path or "")).read_bytes()
+
+
+def local_path(uri: str) -> str:
+    """A path the executor can open, from the URI Spark lists (`file:/x`, `file:///x` or `/x`)."""
+    if uri.startswith("file:"):
+        rest = uri[5:]
+        return "/" + rest.lstrip("/")
+    return uri
+
+
+def binlog_version(data: bytes) -> str | None:
+    from harness.mutations import Binlog
+    try:
+        events = Binlog.parse(data).events
+    except ValueError:
+        return None
+    return events[-1].format.server_version if events else None
+
+
+def expand(item: Item, n: int, seed: int) -> Iterator[Item]:
+    """The case itself, then its mutants (built here, on the executor)."""
+    yield item
+    if n <= 0:
+        return
+    data = item.bytes()
+    for m in mutants(item.id, data, n, seed):
+        yield Item(m.id, MUTANT, item.id, item.corpus, data=m.data, operator=m.operator,
+                   rng_seed=m.rng_seed, description=m.description, expect=m.expect,
+                   server_version=binlog_version(m.data))
+
+
+def _materialize(item: Item, tmp: Path, n: int) -> Case:
+    meta = json.loads(item.meta_json or "{}")
+    if item.data is None and item.path:
+        binlog = Path(local_path(item.path))
+    else:
+        binlog = tmp / f"{n}.binlog"
+        binlog.write_bytes(item.data or b"")
+    expected = None
+    if item.expected is not None:
+        expected = tmp / f"{n}.expected.jsonl"
+        expected.write_bytes(item.expected)
+    elif item.expected_path:
+        expected = Path(local_path(item.expected_path))
+    return Case(item.id, binlog, meta, expected)
+
+
+def finish(result: CaseResult, fallback_version: str | None) -> CaseResult:
+    """A mutant whose damage hides the server version keeps its window's, for the matrix."""
+    if result.server_version == "unknown" and fallback_version:
+        return replace(result, server_version=fallback_version)
+    return result
+
+
+def diff_summary(result: CaseResult) -> str:
+    parts = [f"#{d.get('index')} {d.get('event_type')} {d.get('path')}: expected "
+             f"{json.dumps(d.get('expected'))[:60]}, got {json.dumps(d.get('actual'))[:60]}"
+             for d in result.diffs[:MAX_SUMMARY_DIFFS]]
+    more = result.n_diffs - len(parts)
+    return "; ".join(parts) + (f"; +{more} more" if more > 0 else "")
+
+
+def row(item: Item, r: CaseResult, size: int) -> dict[str, Any]:
+    return {"case": r.case, "kind": item.kind, "parent": item.parent, "corpus": item.corpus,
+            "operator": item.operator, "rng_seed": item.rng_seed, "mutation": item.description,
+            "expect": item.expect, "parser": r.parser, "outcome": r.outcome.value, "message": r.message,
+            "n_diffs": r.n_diffs, "diff_summary": diff_summary(r),
+            "diffs_json": json.dumps(r.diffs, ensure_ascii=False), "server_version": r.server_version,
+            "event_types": list(r.event_types), "failed_types": list(r.failed_types),
+            "duration": float(r.duration), "input_bytes": size, "log": r.log[-2000:]}
+
+
+def check(items: Iterable[Item], specs: list[ParserSpec], limits: Limits) -> Iterator[dict[str, Any]]:
+    """Every item under every parser; one testee process per parser for the whole partition."""
+    targets = [s.target(limits) for s in specs]
+    try:
+        with tempfile.TemporaryDirectory(prefix="spark-checks-") as tmp:
+            for n, item in enumerate(items):
+                case = _materialize(item, Path(tmp), n)
+                expectation = expectation_for(case)
+                size = case.path.stat().st_size
+                for t in targets:
+                    yield row(item, finish(run_case(case, t, expectation), item.server_version), size)
+                for f in (tmp_file for tmp_file in (case.path, case.expected_file)
+                          if tmp_file is not None and str(tmp_file).startswith(tmp)):
+                    os.unlink(f)
+    finally:
+        for t in targets:
+            t.testee.close()

@@ -1,0 +1,49 @@
+"""The SparkSession a run uses: embedded local Spark by default, or the cluster `--master` (or
+spark-submit) names. The executors need oracle/, harness/ and spark_checks/: on a local master
+they import them from this source tree; on any other master the code is zipped and shipped."""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from .packaging import build_zip
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_MASTER = "local[*]"
+
+
+def is_local(master: str) -> bool:
+    return master.startswith("local")
+
+
+def _local_environment() -> None:
+    """Python workers inherit the driver's environment on a local master: same interpreter, and
+    the source tree importable (the harness worker subprocess needs it too)."""
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    paths = os.environ.get("PYTHONPATH", "").split(os.pathsep)
+    if str(PROJECT_ROOT) not in paths:
+        os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PROJECT_ROOT), *paths]))
+
+
+def get(master: str | None = None, app: str = "binlog-conformance", quiet: bool = False):
+    """The active session (spark-submit made one) or a new one on `master`. Progress bars on."""
+    from pyspark.sql import SparkSession
+    active = SparkSession.getActiveSession()
+    if active is not None and master is None:
+        return active
+    chosen = master or os.environ.get("SPARK_MASTER") or DEFAULT_MASTER
+    if is_local(chosen):
+        _local_environment()
+    builder = (SparkSession.builder.master(chosen).appName(app)
+               .config("spark.ui.showConsoleProgress", "false" if quiet else "true")
+               .config("spark.ui.enabled", "false")
+               .config("spark.sql.sources.partitionColumnTypeInference.enabled", "false")
+               .config("spark.sql.shuffle.partitions", "8")
+               .config("spark.python.worker.reuse", "true"))
+    spark = builder.getOrCreate()
+    spark.sparkContext.setLogLevel("WARN")
+    if not is_local(spark.sparkContext.master):
+        spark.sparkContext.addPyFile(str(build_zip()))
+    return spark
