@@ -25,7 +25,19 @@ def _tag(v: Any, *types: str) -> str:
 
 
 def _int(width: int) -> Callable[[Any], ValueWriter]:
-    return lambda col: lambda w, v: w.sint(width, v, "integer column")
+    """Unsigned when SIGNEDNESS says so, else signed (as the reader reads it): a value outside
+    that reading's range is refused rather than wrapped."""
+    def factory(col: Any) -> ValueWriter:
+        if col.unsigned:
+            return lambda w, v: w.uint(width, v, "unsigned integer column")
+        low, high = -(1 << (8 * width - 1)), 1 << (8 * width - 1)
+
+        def write(w: Writer, v: Any) -> None:
+            if not low <= as_int(v, "integer column") < high:
+                raise EncodeError(f"{v!r} is outside a signed {width}-byte column")
+            w.sint(width, v, "integer column")
+        return write
+    return factory
 
 
 def _float(fmt: str) -> Callable[[Any], ValueWriter]:
@@ -228,6 +240,11 @@ def write_image(w: Writer, image: dict[str, Any], writers: list[ValueWriter],
         pad = (1 << (8 * nbytes - n)) - 1
     nulls = sum(1 << i for i, v in enumerate(values) if v is None) | (as_int(pad, "null_padding") << n)
     w.uint(nbytes, nulls, "row null bitmap")
-    for write, v in zip(writers, values):
+    for i, (write, v) in enumerate(zip(writers, values)):
         if v is not None:
-            write(w, v)
+            try:
+                write(w, v)
+            except EncodeError:
+                raise
+            except (ValueError, TypeError, KeyError, AttributeError) as e:  # malformed value text
+                raise EncodeError(f"row value {i + 1} {v!r}: {e}") from None

@@ -116,7 +116,7 @@ def encode(body: dict[str, Any], ctx: EncodeContext, head: EventHead) -> bytes:
         w.packed_bytes(as_bytes(name, "name")).u8(0)
     types = body["column_types"]
     w.packed_int(len(types)).raw(bytes(types))
-    if body["field_metadata_size"] is not None:
+    if body.get("field_metadata_size", 0) is not None:  # None: an early 5.1 map, without metadata
         meta = Writer()
         for t, m in zip(types, body["column_metadata"]):
             META_WRITERS.get(t, _none)(meta, as_int(m))
