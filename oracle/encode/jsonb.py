@@ -1,19 +1,180 @@
-"""JSON column values back to MySQL's binary JSON: not written yet. A document the rows decoder
-kept as raw bytes ({"type": "jsonb"} / {"type": "jsonb_diff"}) is written from them."""
+"""JSON column values back to MySQL's binary JSON (the inverse of oracle/codecs/jsonb.py), and
+partial-update diff lists (the inverse of oracle/codecs/jsondiff.py).
+
+The canonical value is MySQL's JSON text, which does not say everything the binary form does: a
+top-level string is printed unquoted (so "1" and 1 read alike), dates, times, decimals and
+other opaque values print as strings, and a document a partial update left with gaps prints
+like a fresh one. The text is therefore written the way MySQL serializes a fresh document
+(json_binary.cc serialize_json_value): keys sorted by length then bytes, each container small
+(2-byte offsets) unless it needs the large form, integers in the narrowest of int16/int32/int64
+(uint64 past int64), doubles, strings with a 7-bits-per-byte length, literals and small integers
+inlined in their value entry; a number a double would print differently is a DECIMAL. Dates and
+other opaque values are written as the strings they print as, so such a document decodes to the
+same canonical text but not to the same bytes. A value the decoder kept as raw bytes ({"type": "jsonb"}) is
+written from them.
+"""
 from __future__ import annotations
 
+import json
+import re
+import struct
 from typing import Any
 
-from .writer import EncodeError
+from ..codecs.decimal import MAX_PRECISION, MAX_SCALE
+from ..codecs.jsonb import format_double
+from .values import encode_decimal
+from .writer import EncodeError, as_bytes, packed_int_bytes
+
+SMALL_OBJECT, LARGE_OBJECT, SMALL_ARRAY, LARGE_ARRAY = 0x0, 0x1, 0x2, 0x3
+LITERAL, INT16, UINT16, INT32, UINT32, INT64, UINT64, DOUBLE, STRING = range(0x4, 0xD)
+_LITERALS = {None: 0, True: 1, False: 2}
+_OPERATIONS = {"REPLACE": 0, "INSERT": 1, "REMOVE": 2}
+_SMALL_MAX = 0xFFFF
+OPAQUE, NEWDECIMAL = 0xF, 246
+_DECIMAL_TEXT = re.compile(r"-?[0-9]+(\.[0-9]+)?")
+
+
+class _Double(str):
+    """A number written with a fraction or exponent: a JSON double (text kept for exactness)."""
+
+
+def _decimal(text: str) -> tuple[int, bytes]:
+    """A number a double would print differently ("9.00", or past uint64): a DECIMAL opaque
+    value (precision, scale, binary decimal). Its declared precision is not in the text; the
+    least that holds the digits is used, which prints the same."""
+    whole, _, frac = text.lstrip("-").partition(".")
+    precision = max(len(whole.lstrip("0")) + len(frac), 1)
+    if precision > MAX_PRECISION or len(frac) > MAX_SCALE:
+        return DOUBLE, struct.pack("<d", float(text))
+    data = bytes([precision, len(frac)]) + encode_decimal(text, precision, len(frac))
+    return OPAQUE, bytes([NEWDECIMAL]) + _varlen(len(data)) + data
+
+
+def _varlen(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        b = n & 0x7F
+        n >>= 7
+        out.append(b | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def _scalar(v: Any) -> tuple[int, bytes]:
+    """(type byte, bytes) of a non-container value."""
+    if v is None or isinstance(v, bool):
+        return LITERAL, bytes([_LITERALS[v]])
+    if isinstance(v, _Double):
+        if format_double(float(v)) == v or not _DECIMAL_TEXT.fullmatch(v):
+            return DOUBLE, struct.pack("<d", float(v))
+        return _decimal(v)
+    if isinstance(v, int):
+        for code, fmt in ((INT16, "<h"), (INT32, "<i"), (INT64, "<q"), (UINT64, "<Q")):
+            try:
+                return code, struct.pack(fmt, v)
+            except struct.error:
+                continue
+        return _decimal(str(v))
+    if isinstance(v, str):
+        b = v.encode("utf-8", "surrogateescape")
+        return STRING, _varlen(len(b)) + b
+    raise EncodeError(f"{v!r} is not a JSON value")
+
+
+class _Object(list):
+    """An object's (key, value) pairs, in text order (json.loads' object_pairs_hook)."""
+
+
+def _value(v: Any) -> tuple[int, bytes]:
+    if isinstance(v, _Object):
+        return _container(v, True)
+    if isinstance(v, list):
+        return _container(v, False)
+    return _scalar(v)
+
+
+def _container(items: list[Any], is_object: bool) -> tuple[int, bytes]:
+    small = _layout(items, is_object, large=False)
+    if small is not None:
+        return (SMALL_OBJECT if is_object else SMALL_ARRAY), small
+    return (LARGE_OBJECT if is_object else LARGE_ARRAY), _layout(items, is_object, large=True)  # type: ignore[return-value]
+
+
+def _inlined(code: int, large: bool) -> bool:
+    return code in (LITERAL, INT16) or (large and code == INT32)
+
+
+def _layout(items: list[Any], is_object: bool, large: bool) -> bytes | None:
+    """One container: count, size, key entries, value entries, keys, values. None when the small
+    form cannot hold it."""
+    osz = 4 if large else 2
+    if is_object:
+        pairs = sorted(((k.encode("utf-8", "surrogateescape"), v) for k, v in items),
+                       key=lambda kv: (len(kv[0]), kv[0]))
+        keys, values = [k for k, _ in pairs], [v for _, v in pairs]
+    else:
+        keys, values = [], items
+    n = len(values)
+    header = 2 * osz + len(keys) * (osz + 2) + n * (1 + osz)
+    key_entries, value_entries, tail = bytearray(), bytearray(), bytearray()
+    pos = header
+    for k in keys:
+        if len(k) > 0xFFFF:
+            raise EncodeError("JSON object key longer than 65535 bytes")
+        key_entries += pos.to_bytes(osz, "little") + len(k).to_bytes(2, "little")
+        tail += k
+        pos += len(k)
+    for v in values:
+        code, data = _value(v)
+        if _inlined(code, large):
+            value_entries += bytes([code]) + data.ljust(osz, b"\0")
+            continue
+        if not large and pos > _SMALL_MAX:
+            return None
+        value_entries += bytes([code]) + pos.to_bytes(osz, "little")
+        tail += data
+        pos += len(data)
+    if not large and pos > _SMALL_MAX:
+        return None
+    return n.to_bytes(osz, "little") + pos.to_bytes(osz, "little") + key_entries + value_entries + tail
+
+
+def document_bytes(text: str) -> bytes:
+    """The binary JSON of a document given as MySQL's JSON text."""
+    try:
+        doc = json.loads(text, object_pairs_hook=_Object, parse_float=_Double)
+    except ValueError:
+        doc = text  # a top-level string, printed bare
+    except RecursionError:
+        raise EncodeError("JSON document nested too deeply") from None
+    code, data = _value(doc)
+    return bytes([code]) + data
 
 
 def json_value_bytes(v: Any) -> bytes:
+    """A JSON column's canonical value: {"type": "json", "value": text} or raw {"type": "jsonb"}."""
     if isinstance(v, dict) and v.get("type") == "jsonb":
         return bytes.fromhex(v["value"])
-    raise EncodeError("encoding JSON documents to binary JSON is not implemented")
+    if isinstance(v, dict) and v.get("type") == "json":
+        return document_bytes(v["value"])
+    raise EncodeError(f"{v!r} is not a JSON column value")
 
 
 def json_diff_bytes(v: Any) -> bytes:
+    """A partial JSON column's diff list: operation, packed path length and path, and for
+    REPLACE/INSERT the packed length and binary JSON of the value."""
     if isinstance(v, dict) and v.get("type") == "jsonb_diff":
         return bytes.fromhex(v["value"])
-    raise EncodeError("encoding partial JSON diffs is not implemented")
+    if not (isinstance(v, dict) and v.get("type") == "json_diff"):
+        raise EncodeError(f"{v!r} is not a JSON diff list")
+    out = bytearray()
+    for d in v["value"]:
+        op = _OPERATIONS.get(d["operation"])
+        if op is None:
+            raise EncodeError(f"JSON diff operation {d['operation']!r} is not defined")
+        path = as_bytes(d["path"], "JSON diff path")
+        out += bytes([op]) + packed_int_bytes(len(path)) + path
+        if d["operation"] != "REMOVE":
+            doc = json_value_bytes(d["value"])
+            out += packed_int_bytes(len(doc)) + doc
+    return bytes(out)
