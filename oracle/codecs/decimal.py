@@ -50,8 +50,12 @@ class _Layout:
     text: str  # %-format of the groups, zero-padded, '.' before the fraction
 
 
-@lru_cache(maxsize=None)
-def _layout(precision: int, scale: int) -> _Layout:
+@lru_cache(maxsize=4096)
+def _layout(precision: int, scale: int) -> _Layout | str:
+    """The layout of DECIMAL(precision, scale), or why there is none."""
+    problem = check_precision(precision, scale)
+    if problem:
+        return problem
     intg = precision - scale
     digits = ([intg % DIG_PER_WORD] if intg % DIG_PER_WORD else []) + [DIG_PER_WORD] * (intg // DIG_PER_WORD)
     fraction = [DIG_PER_WORD] * (scale // DIG_PER_WORD) + ([scale % DIG_PER_WORD] if scale % DIG_PER_WORD else [])
@@ -68,10 +72,9 @@ def _layout(precision: int, scale: int) -> _Layout:
 def decode_decimal(data: bytes, precision: int, scale: int, offset: int = 0) -> str:
     """The canonical text of a binary decimal. Raises BadEventBody (at `offset`) for an invalid
     precision/scale, a wrong byte count, or a digit group out of range."""
-    problem = check_precision(precision, scale)
-    if problem:
-        raise BadEventBody(offset, problem)
     lay = _layout(precision, scale)
+    if type(lay) is str:
+        raise BadEventBody(offset, lay)
     if len(data) != lay.size:
         raise BadEventBody(offset, f"DECIMAL({precision},{scale}) takes {lay.size} bytes, got {len(data)}")
     n = int.from_bytes(data, "big")
