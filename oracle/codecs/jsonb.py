@@ -26,7 +26,6 @@ import math
 import re
 import struct
 from dataclasses import dataclass
-from decimal import Decimal
 from functools import partial
 from typing import Any, Callable
 
@@ -109,7 +108,8 @@ class _Sink:
     fixed: dict[int, Callable[[Any], Any]]  # type byte -> of the unpacked int/float
     literals: dict[int, Any]  # literal byte -> value
     string: Callable[[bytes], Any]
-    opaque: Callable[[int, bytes, int], Any]  # (MySQL field type, bytes, offset of the bytes)
+    opaque: Callable[[int, bytes], Any]  # (MySQL field type, bytes) of a value kept as bytes
+    special: Callable[[str, str, int], Any]  # (kind, text, MySQL field type): decimal/date/time...
 
 
 def decode_jsonb(data: bytes, offset: int = 0) -> JsonValue:
@@ -135,7 +135,8 @@ def canonical_at(buf: bytes, start: int, end: int, origin: int = 0) -> dict[str,
 def _decode(buf: bytes, start: int, end: int, origin: int, sink: _Sink) -> Any:
     if type(buf) is not bytes:  # slices of an mmap or bytearray: work on one bytes copy
         buf, origin, start, end = bytes(buf[start:end]), origin + start, 0, end - start
-    return _value(buf, buf[start], start + 1, end - start - 1, 0, _Walk(origin, end - start, sink))
+    st = _Walk(origin, end - start, sink)
+    return _reader(buf[start], start + 1, st)(buf, start + 1, end - start - 1, 0, st)
 
 
 class _Walk:
@@ -148,23 +149,18 @@ class _Walk:
         self.budget = budget
         self.sink = sink
 
-    def spend(self, n: int, pos: int) -> None:
-        self.budget -= n
-        if self.budget < 0:
-            raise BadEventBody(self.origin + pos, "JSON entries reference more data than the document "
-                               "holds (aliased offsets)")
+
+def _overspent(st: _Walk, pos: int) -> BadEventBody:
+    return BadEventBody(st.origin + pos, "JSON entries reference more data than the document holds "
+                                         "(aliased offsets)")
 
 
-def _value(buf: bytes, type_code: int, pos: int, avail: int, depth: int, st: _Walk) -> Any:
-    """The value of type `type_code` whose bytes start at pos, with at most avail bytes."""
-    shape = _CONTAINERS.get(type_code)
-    if shape is not None:
-        return _container(buf, shape, pos, avail, depth + 1, st)
-    return _scalar(buf, type_code, pos, avail, st)
+# Readers: (buf, pos, avail, depth, st) -> the value of one type whose bytes start at pos, with at
+# most avail bytes; depth is the nesting of the container holding it. _READERS maps type bytes.
 
-
-def _container(buf: bytes, shape: _Shape, pos: int, avail: int, depth: int, st: _Walk) -> Any:
+def _container(shape: _Shape, buf: bytes, pos: int, avail: int, depth: int, st: _Walk) -> Any:
     at = st.origin + pos
+    depth += 1
     if depth > MAX_DEPTH:
         raise BadEventBody(at, f"JSON document nests deeper than {MAX_DEPTH} levels")
     osz = shape.osz
@@ -180,20 +176,22 @@ def _container(buf: bytes, shape: _Shape, pos: int, avail: int, depth: int, st: 
     if header > size:
         raise LengthPastEnd(at, f"JSON container of {count} entries needs {header} header bytes, "
                                 f"its size is {size}")
-    st.spend(count, pos)
-    inlined, read = shape.inlined, shape.offset
+    st.budget -= count
+    if st.budget < 0:
+        raise _overspent(st, pos)
+    inlined, read, readers = shape.inlined, shape.offset, _READERS
     values = []
     append = values.append
     first = 2 * osz + key_entries
     for e in range(first, first + count * ves, ves):
         t = buf[pos + e]
         if t in inlined:
-            append(_scalar(buf, t, pos + e + 1, osz, st))
+            append(readers[t](buf, pos + e + 1, osz, depth, st))
             continue
         off = read(buf, pos + e + 1)[0]
         if off > size or off < e + ves:
             raise BadEventBody(at + e + 1, f"JSON value offset {off} is outside {e + ves}..{size}")
-        append(_value(buf, t, pos + off, size - off, depth, st))
+        append((readers.get(t) or _reader(t, pos + off, st))(buf, pos + off, size - off, depth, st))
     if not is_object:
         return st.sink.array(values)
     keys = []
@@ -202,41 +200,67 @@ def _container(buf: bytes, shape: _Shape, pos: int, avail: int, depth: int, st: 
         key_off, key_len = key_entry(buf, pos + e)
         if key_off < header or key_off + key_len > size:
             raise BadEventBody(at + e, f"JSON key at {key_off} (+{key_len}) is outside {header}..{size}")
-        st.spend(key_len, pos + e)
+        st.budget -= key_len
+        if st.budget < 0:
+            raise _overspent(st, pos + e)
         keys.append(buf[pos + key_off:pos + key_off + key_len])
     return st.sink.object(keys, values)
 
 
-def _scalar(buf: bytes, type_code: int, pos: int, avail: int, st: _Walk) -> Any:
-    fixed = _SCALARS.get(type_code)
-    if fixed is not None:
-        kind, width, unpack = fixed
-        if avail < width:
-            raise TruncatedEvent(st.origin + pos, f"JSON {kind} needs {width} bytes, {avail} left")
-        return st.sink.fixed[type_code](unpack(buf, pos)[0])
-    if type_code == STRING:
-        length, n = _varlen(buf, pos, avail, st)
-        _span(pos, n + length, avail, st, "JSON string")
-        return st.sink.string(buf[pos + n:pos + n + length])
-    if type_code == LITERAL:
-        if avail < 1:
-            raise TruncatedEvent(st.origin + pos, "JSON literal needs 1 byte")
-        value = st.sink.literals.get(buf[pos])
-        if value is None:
-            raise BadEventBody(st.origin + pos, f"JSON literal byte {buf[pos]:#04x} is not null/true/false")
-        return value
-    if type_code == OPAQUE:
-        if avail < 1:
-            raise TruncatedEvent(st.origin + pos, "JSON opaque value needs a type byte")
-        length, n = _varlen(buf, pos + 1, avail - 1, st)
-        _span(pos, 1 + n + length, avail, st, "JSON opaque value")
-        start = pos + 1 + n
-        return st.sink.opaque(buf[pos], buf[start:start + length], st.origin + start)
-    raise BadEventBody(st.origin + pos, f"JSON type byte {type_code:#04x} is not defined")
+def _fixed(type_code: int, buf: bytes, pos: int, avail: int, depth: int, st: _Walk) -> Any:
+    kind, width, unpack = _SCALARS[type_code]
+    if avail < width:
+        raise TruncatedEvent(st.origin + pos, f"JSON {kind} needs {width} bytes, {avail} left")
+    return st.sink.fixed[type_code](unpack(buf, pos)[0])
+
+
+def _literal(buf: bytes, pos: int, avail: int, depth: int, st: _Walk) -> Any:
+    if avail < 1:
+        raise TruncatedEvent(st.origin + pos, "JSON literal needs 1 byte")
+    value = st.sink.literals.get(buf[pos])
+    if value is None:
+        raise BadEventBody(st.origin + pos, f"JSON literal byte {buf[pos]:#04x} is not null/true/false")
+    return value
+
+
+def _string(buf: bytes, pos: int, avail: int, depth: int, st: _Walk) -> Any:
+    length, n = (buf[pos], 1) if avail and buf[pos] < 0x80 else _varlen(buf, pos, avail, st)
+    _span(pos, n + length, avail, st, "JSON string")
+    return st.sink.string(buf[pos + n:pos + n + length])
+
+
+def _opaque(buf: bytes, pos: int, avail: int, depth: int, st: _Walk) -> Any:
+    if avail < 1:
+        raise TruncatedEvent(st.origin + pos, "JSON opaque value needs a type byte")
+    length, n = _varlen(buf, pos + 1, avail - 1, st)
+    _span(pos, 1 + n + length, avail, st, "JSON opaque value")
+    start = pos + 1 + n
+    field_type, data = buf[pos], buf[start:start + length]
+    special = _SPECIAL.get(field_type)
+    if special is None:
+        return st.sink.opaque(field_type, data)
+    kind, text = special
+    return st.sink.special(kind, text(data, st.origin + start), field_type)
+
+
+def _reader(type_code: int, pos: int, st: _Walk) -> Callable[..., Any]:
+    """The reader of a value of type type_code at pos."""
+    read = _READERS.get(type_code)
+    if read is None:
+        raise BadEventBody(st.origin + pos, f"JSON type byte {type_code:#04x} is not defined")
+    return read
+
+
+_READERS: dict[int, Callable[..., Any]] = {
+    **{t: partial(_container, shape) for t, shape in _CONTAINERS.items()},
+    **{t: partial(_fixed, t) for t in _SCALARS},
+    LITERAL: _literal, STRING: _string, OPAQUE: _opaque,
+}
 
 
 def _varlen(buf: bytes, pos: int, avail: int, st: _Walk) -> tuple[int, int]:
-    """read_variable_length: 7 bits per byte, low bits first, at most 5 bytes, < 2**32."""
+    """read_variable_length: 7 bits per byte, low bits first, at most 5 bytes, < 2**32.
+    Returns (value, bytes taken)."""
     if avail > 0 and buf[pos] < 0x80:
         return buf[pos], 1
     value = 0
@@ -253,7 +277,9 @@ def _varlen(buf: bytes, pos: int, avail: int, st: _Walk) -> tuple[int, int]:
 def _span(pos: int, need: int, avail: int, st: _Walk, what: str) -> None:
     if need > avail:
         raise LengthPastEnd(st.origin + pos, f"{what} needs {need} bytes, {avail} left")
-    st.spend(need, pos)
+    st.budget -= need
+    if st.budget < 0:
+        raise _overspent(st, pos)
 
 
 # -- opaque values ------------------------------------------------------------------------------
@@ -329,14 +355,6 @@ _SPECIAL = {
 }
 
 
-def _opaque_value(field_type: int, data: bytes, at: int) -> JsonValue:
-    special = _SPECIAL.get(field_type)
-    if special is None:
-        return JsonValue("opaque", data, field_type)
-    kind, text = special
-    return JsonValue(kind, text(data, at), field_type)
-
-
 def _opaque_raw(field_type: int, data: bytes) -> bytes:
     """An opaque value's unquoted text: a VAR_STRING's bytes, else MySQL's base64 form (line
     breaks every 76 characters, as its base64_encode writes them)."""
@@ -353,7 +371,8 @@ _MODEL = _Sink(
     fixed={t: partial(JsonValue, kind) for t, (kind, _, _) in _SCALARS.items()},
     literals={b: JsonValue(kind) for b, kind in _LITERALS.items()},
     string=partial(JsonValue, "string"),
-    opaque=_opaque_value,
+    opaque=lambda field_type, data: JsonValue("opaque", data, field_type),
+    special=JsonValue,
 )
 
 
@@ -365,16 +384,20 @@ _MAX_DECPT_F = 15  # MAX_DECPT_FOR_F_FORMAT = DBL_DIG
 
 def format_double(x: float) -> str:
     """my_gcvt(x, MY_GCVT_ARG_DOUBLE, 34) as Json_wrapper prints it, ".0" appended when the
-    result has neither '.' nor 'e' (so 1.0 stays distinguishable from 1)."""
+    result has neither '.' nor 'e' (so 1.0 stays distinguishable from 1). Python's repr gives the
+    same shortest round-trip digits as dtoa; only their placement differs."""
     if not math.isfinite(x):
         return "0.0"  # dtoa's overflow result; MySQL never stores these
-    sign, digits, exp = Decimal(repr(x)).as_tuple()
-    ds = "".join(map(str, digits)).rstrip("0") or "0"
+    minus = "-" if math.copysign(1.0, x) < 0 else ""
+    mantissa, _, exp = repr(abs(x)).partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    digits = (whole + fraction).lstrip("0")
+    ds = digits.rstrip("0") or "0"
     n = len(ds)
-    decpt = len(digits) + exp if ds != "0" else 1  # the point sits after `decpt` digits
+    # the point sits after `decpt` digits of ds
+    decpt = len(whole) - (len(whole) + len(fraction) - len(digits)) + int(exp or 0) if ds != "0" else 1
     width = _GCVT_WIDTH - (1 if x < 0 else 0)
     f_len = n - decpt + 2 if decpt <= 0 else (n + 1 if decpt < n else decpt)
-    minus = "-" if sign else ""
     if f_len <= width and decpt >= 1 - _MAX_DECPT_F and (decpt <= _MAX_DECPT_F or n > decpt):
         if decpt <= 0:
             text = "0." + "0" * -decpt + ds
@@ -383,8 +406,7 @@ def format_double(x: float) -> str:
         else:
             text = ds + "0" * (decpt - n)
     else:
-        e = decpt - 1
-        text = ds[0] + ("." + ds[1:] if n > 1 else "") + "e" + str(e)
+        text = ds[0] + ("." + ds[1:] if n > 1 else "") + "e" + str(decpt - 1)
     text = minus + text
     return text if ("." in text or "e" in text) else text + ".0"
 
@@ -499,15 +521,16 @@ def _canonical(raw: bytes) -> dict[str, Any]:
 # -- the canonical text, written while decoding ----------------------------------------------------
 
 def _text_object(keys: list[bytes], values: list[bytes]) -> bytes:
-    return b"{" + b", ".join([quote_json_string(k) + b": " + v for k, v in zip(keys, values)]) + b"}"
+    """{"k": v, ...}; one search over all keys finds whether any needs escaping."""
+    if _NEEDS_ESCAPE.search(b"".join(keys)) is None:
+        members = [b'"%s": %s' % kv for kv in zip(keys, values)]
+    else:
+        members = [quote_json_string(k) + b": " + v for k, v in zip(keys, values)]
+    return b"{" + b", ".join(members) + b"}"
 
 
-def _text_opaque(field_type: int, data: bytes, at: int) -> bytes:
-    special = _SPECIAL.get(field_type)
-    if special is None:
-        return quote_json_string(_opaque_raw(field_type, data))
-    kind, text = special
-    raw = text(data, at).encode()
+def _text_special(kind: str, text: str, field_type: int) -> bytes:
+    raw = text.encode()
     return quote_json_string(raw) if kind in STRING_LIKE else raw
 
 
@@ -517,5 +540,6 @@ _TEXT = _Sink(
     fixed={t: (lambda v: format_double(v).encode()) if t == DOUBLE else b"%d".__mod__ for t in _SCALARS},
     literals={b: kind.encode() for b, kind in _LITERALS.items()},
     string=quote_json_string,
-    opaque=_text_opaque,
+    opaque=lambda field_type, data: quote_json_string(_opaque_raw(field_type, data)),
+    special=_text_special,
 )
