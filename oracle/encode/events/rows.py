@@ -7,7 +7,7 @@ character per column, but the bytes have whole-byte padding that servers fill di
 (MySQL 5.x and MariaDB set the row null-bitmap padding, MySQL 8+ clears it). An optional
 body["bitmap_padding"] = {"columns": int, "columns_after": int, "null": int} (the padding bits,
 shifted down) states them; a row image's own "null_padding" overrides "null". Without them
-the usual server choice is written."""
+the choice the server of the format in force was seen to make is written."""
 from __future__ import annotations
 
 from typing import Any
@@ -15,11 +15,14 @@ from typing import Any
 from ...event_types import EventType as E
 from ...events.rows import (COMPRESSED, DELETE, KIND, PARTIAL_JSON_UPDATES, ROWS_HEADER_LEN_V2,
                             SOURCE_PARTITION, TWO_BITMAPS, UPDATE, WRITE)
+from ...fde import FormatDescription
 from ..compression import mariadb_compress
 from ..context import EncodeContext, EventHead
 from ..row_values import ValueWriter, build_writer, prefixed, write_image as row_image
 from ..writer import EncodeError, Writer, as_bytes, as_int, bits_from_text
 from .table_map import table_id_width
+
+_MARIADB_CLEARS_COLUMNS_PADDING = (10, 11, 0)
 
 
 def _extra_row_info(extra: dict[str, Any], type_code: int) -> bytes:
@@ -36,15 +39,25 @@ def _extra_row_info(extra: dict[str, Any], type_code: int) -> bytes:
     return Writer().u16(len(w) + 2, "var_header_len").raw(w.bytes()).bytes()
 
 
-def _bitmap(bits: int, width: int, padding: int | None) -> bytes:
+def _bitmap(bits: int, width: int, padding: int | None, fmt: FormatDescription) -> bytes:
     """A columns bitmap. Its padding bits (past `width`) are not in the canonical bitmap text:
-    `padding` gives them when the body carries them (bitmap_padding), otherwise servers' usual
-    choice is made: set after bitmap_set_all (every column present), clear otherwise. Real logs
-    do not always follow it, which is why the decoder should report them."""
+    `padding` gives them when the body carries them (bitmap_padding); otherwise the choice the
+    servers were seen to make (over every real log in the tests) is written: MariaDB 10.11+
+    (seen: 10.11, 11.8) clears them; MySQL and older MariaDB (seen: 10.5) set them when every
+    column is present (bitmap_set_all) and clear them otherwise. Real logs break the rule now and
+    then (about 2% of events), which is why the decoder should report them."""
     nbytes = (width + 7) // 8
     if padding is None:
-        padding = (1 << (8 * nbytes - width)) - 1 if bits == (1 << width) - 1 else 0
+        all_present = bits == (1 << width) - 1
+        clears = fmt.flavor == "mariadb" and fmt.version_tuple >= _MARIADB_CLEARS_COLUMNS_PADDING
+        padding = (1 << (8 * nbytes - width)) - 1 if all_present and not clears else 0
     return (bits | padding << width).to_bytes(nbytes, "little")
+
+
+def default_null_padding(fmt: FormatDescription) -> int | None:
+    """Row null-bitmap padding as the servers write it: MySQL 8.0+ clears it (seen: 8.0.17 to
+    9.7); MySQL 5.x and MariaDB leave it set (pack_row starts each byte at 0xff). None: set."""
+    return 0 if fmt.flavor == "mysql" and fmt.version_tuple >= (8, 0, 0) else None
 
 
 class _Plan:
@@ -83,9 +96,10 @@ def encode(body: dict[str, Any], ctx: EncodeContext, head: EventHead) -> bytes:
     cols = bits_from_text(body["columns_before_image" if kind != WRITE else "columns_after_image"])
     cols_ai = bits_from_text(body["columns_after_image"]) if kind != DELETE else cols
     padding = body.get("bitmap_padding") or {}
-    w.packed_int(width, "width").raw(_bitmap(cols, width, padding.get("columns")))
+    fmt = ctx.format
+    w.packed_int(width, "width").raw(_bitmap(cols, width, padding.get("columns"), fmt))
     if code in TWO_BITMAPS:
-        w.raw(_bitmap(cols_ai, width, padding.get("columns_after")))
+        w.raw(_bitmap(cols_ai, width, padding.get("columns_after"), fmt))
     table = ctx.tables.get(table_id)
     if table is None:
         raise EncodeError(f"table_id {table_id} has no Table_map before it")
@@ -93,7 +107,7 @@ def encode(body: dict[str, Any], ctx: EncodeContext, head: EventHead) -> bytes:
     if plan is None:
         plan = _Plan(table.columns)
     rows = _rows(body["rows"], plan, kind, cols, cols_ai, code == E.PARTIAL_UPDATE_ROWS_EVENT,
-                 padding.get("null"))
+                 padding.get("null", default_null_padding(fmt)))
     return w.raw(mariadb_compress(rows) if code in COMPRESSED else rows).bytes()
 
 
