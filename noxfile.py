@@ -12,7 +12,7 @@ EXTERNAL = "../shared/external-binlogs"
 @nox.session
 def tests(session: nox.Session) -> None:
     """The whole test suite. With CI=true, tests that need a server fail instead of skipping."""
-    session.install("-e", ".[test,servers]")
+    session.install("-e", ".[test,servers,spark]")  # spark: tests/test_spark.py
     session.run("pytest", "-ra", *session.posargs)
 
 

@@ -27,23 +27,33 @@ def _local_environment() -> None:
         os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PROJECT_ROOT), *paths]))
 
 
+def under_spark_submit() -> bool:
+    """spark-submit starts the JVM first and tells the Python driver its gateway port."""
+    return "PYSPARK_GATEWAY_PORT" in os.environ
+
+
 def get(master: str | None = None, app: str = "binlog-conformance", quiet: bool = False):
     """The active session (spark-submit made one) or a new one on `master`. Progress bars on."""
     from pyspark.sql import SparkSession
     active = SparkSession.getActiveSession()
     if active is not None and master is None:
         return active
-    chosen = master or os.environ.get("SPARK_MASTER") or DEFAULT_MASTER
-    if is_local(chosen):
-        _local_environment()
-    builder = (SparkSession.builder.master(chosen).appName(app)
+    builder = SparkSession.builder
+    if master or not under_spark_submit():  # else spark-submit's --master (and conf) apply
+        chosen = master or os.environ.get("SPARK_MASTER") or DEFAULT_MASTER
+        if is_local(chosen):
+            _local_environment()
+        builder = builder.master(chosen)
+        if is_local(chosen):
+            builder = builder.config("spark.ui.enabled", "false")  # no web UI port for a local run
+    builder = (builder.appName(app)
                .config("spark.ui.showConsoleProgress", "false" if quiet else "true")
-               .config("spark.ui.enabled", "false")
                .config("spark.sql.sources.partitionColumnTypeInference.enabled", "false")
                .config("spark.sql.shuffle.partitions", "8")
                .config("spark.python.worker.reuse", "true"))
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("WARN")
-    if not is_local(spark.sparkContext.master):
-        spark.sparkContext.addPyFile(str(build_zip()))
+    sc = spark.sparkContext
+    if not is_local(sc.master) and not sc.getConf().get("spark.submit.pyFiles", ""):
+        sc.addPyFile(str(build_zip()))  # --master URL without spark-submit --py-files: ship the code
     return spark

@@ -14,6 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from harness.isolation import Limits
 from harness.mutations import CATALOGUE
@@ -133,6 +135,16 @@ def test_mutant_expansion_is_deterministic_and_uses_the_catalogue():
     assert len(first) == 12 and all(m.operator in CATALOGUE and m.data != data for m in first)
     assert [m.id for m in first] == [f"x/case{MUTANT_MARK}{k}" for k in range(12)]
     assert len({m.operator for m in first}) > 3
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.binary(max_size=400), st.integers(0, 2**31))
+def test_expansion_of_any_bytes_is_deterministic_and_never_raises(tail, seed):
+    """Broken seeds (a corpus may hold them) give some or no mutants, never an exception."""
+    data = b"\xfebin" + tail
+    first = list(mutants("x/random", data, 3, seed))
+    assert first == list(mutants("x/random", data, 3, seed))
+    assert all(m.data != data for m in first)
 
 
 def test_no_mutants_of_a_file_that_is_not_a_binlog():
