@@ -56,6 +56,10 @@ T = ColumnType
 
 # Columns that SIGNEDNESS has a bit for (MySQL's is_numeric_type over the real type).
 NUMERIC_TYPES = frozenset({T.TINY, T.SHORT, T.INT24, T.LONG, T.LONGLONG, T.NEWDECIMAL, T.FLOAT, T.DOUBLE})
+# Columns that the SIGNEDNESS optional field has a bit for: the servers count YEAR too (seen with
+# MySQL 9.7 and MariaDB 10.11, whose mysqlbinlog --print-table-metadata reads it so; the Debian
+# mariadb-binlog 10.11 does not, and so shows the next numeric columns with the wrong sign).
+SIGNEDNESS_TYPES = NUMERIC_TYPES | {T.YEAR}
 # Columns that DEFAULT_CHARSET / COLUMN_CHARSET count (is_character_type over the real type).
 CHARACTER_TYPES = frozenset({T.STRING, T.VAR_STRING, T.VARCHAR, T.BLOB, T.TINY_BLOB, T.MEDIUM_BLOB,
                              T.LONG_BLOB, T.VARCHAR_COMPRESSED, T.BLOB_COMPRESSED})

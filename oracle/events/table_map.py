@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..codecs.types import CHARACTER_TYPES, NUMERIC_TYPES, ColumnType as T, type_name
+from ..codecs.types import CHARACTER_TYPES, SIGNEDNESS_TYPES, ColumnType as T, type_name
 from ..context import DecodeContext
 from ..errors import BadEventBody
 from ..header import Header
@@ -211,7 +211,7 @@ def _all(cols: list[Column]) -> list[Column]:
 
 
 def _numeric(cols: list[Column]) -> list[Column]:
-    return [c for c in cols if c.real_type in NUMERIC_TYPES]
+    return [c for c in cols if c.real_type in SIGNEDNESS_TYPES]
 
 
 def _character(cols: list[Column]) -> list[Column]:
@@ -261,7 +261,7 @@ def _apply_optional(tm: TableMap) -> None:
 
 def _trim_bit_fields(tm: TableMap) -> None:
     """Bit fields are padded to whole bytes: keep one bit per column they describe."""
-    counts = {"SIGNEDNESS": sum(c.real_type in NUMERIC_TYPES for c in tm.columns),
+    counts = {"SIGNEDNESS": sum(c.real_type in SIGNEDNESS_TYPES for c in tm.columns),
               "COLUMN_VISIBILITY": len(tm.columns)}
     for f in tm.optional_metadata:
         if f["name"] in counts:
