@@ -19,10 +19,11 @@ from harness.isolation import Limits
 from harness.outcomes import CaseResult
 from harness.runner import run_case
 
-from .expand import mutants
+from .expand import mutants_of, seed_windows
 from .parsers import ParserSpec
 
-CASE, MUTANT = "case", "mutant"
+CASE, MUTANT, BATCH = "case", "mutant", "batch"
+DEFAULT_BATCH = 50  # mutants built and checked together
 MAX_SUMMARY_DIFFS = 3
 
 
@@ -44,6 +45,9 @@ class Item:
     description: str | None = None
     expect: str | None = None
     server_version: str | None = None  # a mutant's parent's, when its own FDE no longer says
+    windows: tuple[bytes, ...] = ()  # a batch: the seed windows its mutants are made from
+    ks: tuple[int, int] = (0, 0)  # a batch: mutants k in range(*ks)
+    seed: int = 0  # a batch: the run's mutation seed
 
     def bytes(self) -> bytes:
         return self.data if self.data is not None else Path(local_path(self.path or "")).read_bytes()
@@ -66,16 +70,34 @@ def binlog_version(data: bytes) -> str | None:
     return events[-1].format.server_version if events else None
 
 
-def expand(item: Item, n: int, seed: int) -> Iterator[Item]:
-    """The case itself, then its mutants (built here, on the executor)."""
+def expand(item: Item, n: int, seed: int, batch: int = DEFAULT_BATCH) -> Iterator[Item]:
+    """The case itself, then batches of its mutants to build: each carries the case's seed windows
+    (<= 48 KB) and a range of k, so what is shuffled is the windows, once per batch, not every
+    mutant's bytes; the mutants are built in the partition that checks them (mutant_items)."""
     yield item
     if n <= 0:
         return
-    data = item.bytes()
-    for m in mutants(item.id, data, n, seed):
-        yield Item(m.id, MUTANT, item.id, item.corpus, data=m.data, operator=m.operator,
+    seeds = seed_windows(item.id, item.bytes())
+    if not seeds:
+        return
+    for first in range(0, n, batch):
+        yield Item(item.id, BATCH, item.id, item.corpus, windows=tuple(seeds),
+                   ks=(first, min(n, first + batch)), seed=seed)
+
+
+def mutant_items(batch: Item) -> Iterator[Item]:
+    for m in mutants_of(batch.id, list(batch.windows), range(*batch.ks), batch.seed):
+        yield Item(m.id, MUTANT, batch.id, batch.corpus, data=m.data, operator=m.operator,
                    rng_seed=m.rng_seed, description=m.description, expect=m.expect,
                    server_version=binlog_version(m.data))
+
+
+def _inputs(items: Iterable[Item]) -> Iterator[Item]:
+    for item in items:
+        if item.kind == BATCH:
+            yield from mutant_items(item)
+        else:
+            yield item
 
 
 def _materialize(item: Item, tmp: Path, n: int) -> Case:
@@ -124,7 +146,7 @@ def check(items: Iterable[Item], specs: list[ParserSpec], limits: Limits) -> Ite
     targets = [s.target(limits) for s in specs]
     try:
         with tempfile.TemporaryDirectory(prefix="spark-checks-") as tmp:
-            for n, item in enumerate(items):
+            for n, item in enumerate(_inputs(items)):
                 case = _materialize(item, Path(tmp), n)
                 expectation = expectation_for(case)
                 size = case.path.stat().st_size

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import zlib
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from harness.fuzz.seeds import DEFAULT_MAX_BYTES, DEFAULT_WINDOWS, windows
 from harness.mutations import CATALOGUE, Binlog, NotApplicable, mutate
+from oracle.framing import MAGIC
 
 MUTANT_MARK = "~m"  # mutant ids: <case id>~m<k>
 
@@ -38,26 +39,31 @@ def _start(seed: int, case_id: str, k: int, n_ops: int) -> int:
     return zlib.crc32(f"{seed}:{case_id}:{k}".encode("utf-8", "surrogateescape")) % n_ops
 
 
-def _seeds(case_id: str, data: bytes, max_bytes: int) -> list[Binlog]:
-    """The parsed windows of a case; none when it is not a binlog at all (no magic)."""
+def seed_windows(case_id: str, data: bytes, max_bytes: int = DEFAULT_MAX_BYTES) -> list[bytes]:
+    """The windows of a case mutants are made from (at most 3 x max_bytes: what travels between
+    executors instead of the case or its mutants); none when it is not a binlog at all."""
     try:
-        return [Binlog.parse(w.data) for w in windows(case_id, data, max_bytes, DEFAULT_WINDOWS)]
-    except ValueError:
+        return [w.data for w in windows(case_id, data, max_bytes, DEFAULT_WINDOWS) if w.data.startswith(MAGIC)]
+    except ValueError:  # a large file without the magic
         return []
 
 
 def mutants(case_id: str, data: bytes, n: int, seed: int,
             max_bytes: int = DEFAULT_MAX_BYTES) -> Iterator[Mutant]:
-    """Up to n mutants of one case. Mutant k uses window k mod #windows and the first operator,
-    in catalogue order from a seeded start, that has something to mutate there; a k for which no
-    operator applies gives no mutant (so a case may give fewer than n)."""
-    if n <= 0:
+    """Up to n mutants of one case: mutants_of() over its windows, k = 0 .. n-1."""
+    if n > 0:
+        yield from mutants_of(case_id, seed_windows(case_id, data, max_bytes), range(n), seed)
+
+
+def mutants_of(case_id: str, windows_data: list[bytes], ks: Iterable[int], seed: int) -> Iterator[Mutant]:
+    """Mutant k uses window k mod #windows and the first operator, in catalogue order from a
+    seeded start, that has something to mutate there; a k for which no operator applies gives no
+    mutant (so a case may give fewer than asked)."""
+    if not windows_data:
         return
-    seeds = _seeds(case_id, data, max_bytes)
-    if not seeds:
-        return
+    seeds = [Binlog.parse(w) for w in windows_data]
     ops = list(CATALOGUE)
-    for k in range(n):
+    for k in ks:
         binlog = seeds[k % len(seeds)]
         start = _start(seed, case_id, k, len(ops))
         for attempt in range(len(ops)):

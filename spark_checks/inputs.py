@@ -14,6 +14,7 @@ import os
 import posixpath
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
 
 from harness.corpus import NOT_BINLOG_SUFFIXES, discover
 
@@ -52,7 +53,9 @@ def _remote_cases(spark, root: str):
     keep = ~F.element_at(F.split(F.col("path"), "/"), -1).startswith(".")
     for suffix in NOT_BINLOG_SUFFIXES:
         keep = keep & ~lower.endswith(suffix)
-    rel = F.expr(f"substring(path, instr(path, '{base}') + {len(base) + 1})")
+    # Listed paths may spell the authority differently (hdfs:///x lists as hdfs://nn:8020/x).
+    root_path = urlparse(base).path.replace("'", "\\'")
+    rel = F.expr(f"substring(path, instr(path, '{root_path}') + {len(urlparse(base).path) + 1})")
     return listing.where(keep).select(
         F.concat(F.lit(name + "/"), rel).alias("id"), F.lit(root).alias("corpus"), "path",
         F.lit(None).cast("string").alias("expected_path"), F.lit("{}").alias("meta_json"))

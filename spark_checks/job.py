@@ -76,11 +76,8 @@ def results_frame(spark, s: Settings):
     cases = cases_frame(spark, s.corpora, s.inline_max)
     partitions = s.partitions or 4 * spark.sparkContext.defaultParallelism
     n, seed, specs, limits = s.mutants, s.seed, s.parsers, s.limits()
-    inputs = (cases.rdd.map(_item)
-              .repartition(partitions)  # spread the cases before they multiply
-              .flatMap(lambda it: expand(it, n, seed)))
-    if n > 0:
-        inputs = inputs.repartition(partitions)  # spread the mutants of one case over executors
+    # Cases and mutant batches spread evenly; each batch's mutants are built where they are checked.
+    inputs = cases.rdd.map(_item).flatMap(lambda it: expand(it, n, seed)).repartition(partitions)
     rows = inputs.mapPartitions(lambda items: check(items, specs, limits))
     return spark.createDataFrame(rows, result_schema())
 
