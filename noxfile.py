@@ -66,3 +66,19 @@ def bench(session: nox.Session) -> None:
     cached), as a table and out/bench.json; the Spark job's scaling benchmark follows."""
     session.install("-e", ".[servers]")
     session.run("python", "-m", "harness.bench", *session.posargs)
+
+
+@nox.session
+def fuzz(session: nox.Session) -> None:
+    """Coverage-guided atheris session against any parser plugin (issue 7): structure-aware
+    mutator from harness/mutations, seeds from corpus/ and the external binlogs, the type-code and
+    status-variable dictionary; reproducers and summary.json in build/fuzz/<parser>/. Posargs go to
+    `python -m harness fuzz` (e.g. --parser mysqlbinlog --seconds 600 --differential)."""
+    session.install("-e", ".[fuzz,parsers,servers]")
+    args = list(session.posargs)
+    if "--parser" not in args:
+        args += ["--parser", "oracle"]
+    parser = args[args.index("--parser") + 1]
+    if "--out" not in args:
+        args += ["--out", f"build/fuzz/{parser}"]
+    session.run("python", "-m", "harness", "fuzz", "--engine", "atheris", *args)

@@ -190,9 +190,8 @@ def build_parser() -> argparse.ArgumentParser:
     d = sub.add_parser("describe", help="print a plugin's hello: version, capabilities, availability")
     d.add_argument("name")
     d.set_defaults(run=describe)
-    from .fuzz.cli import add_commands as add_fuzz_commands  # issue 7: mutate / atheris engines
-    fz = sub.add_parser("fuzz", help="fuzz a parser: deterministic mutation pass or coverage-guided (atheris)")
-    add_fuzz_commands(fz.add_subparsers(dest="engine", required=True))
+    from .fuzz.cli import add_commands as add_fuzz_commands  # issue 7: mutate / hypothesis / atheris
+    add_fuzz_commands(sub)
     return p
 
 

@@ -48,6 +48,9 @@ class AtherisSettings:
     memory_mb: int = 4096
     out_dir: Path = Path("/tmp/binlog-atheris")
     keep_per_signature: int = 3
+    seed: int = 0  # libFuzzer -seed (0: libFuzzer picks one)
+    differential: bool = False  # with parser: compare every input with the oracle
+    operators: tuple[str, ...] = ()  # custom mutator's operators (empty: the whole catalogue)
 
 
 # -- the parent ---------------------------------------------------------------------------------
@@ -93,7 +96,7 @@ def run_session(seeds: Sequence["Seed"], s: AtherisSettings) -> dict[str, Any]:
                                 stdout=log, stderr=subprocess.STDOUT, preexec_fn=limits,
                                 cwd=Path(__file__).resolve().parents[2], start_new_session=True)
         try:
-            rc = proc.wait(timeout=s.max_time + 120)
+            rc = proc.wait(timeout=s.max_time + 120 if s.max_time else None)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             rc = proc.wait()
@@ -115,7 +118,10 @@ def summarize(out: Path, returncode: int, elapsed: float) -> dict[str, Any]:
     state_path = out / "state.json"
     state = json.loads(state_path.read_text()) if state_path.exists() else {}
     artifacts = sorted(p.name for p in (out / "artifacts").iterdir())
-    findings = state.get("findings", {})
+    from .findings import CRASH, KINDS
+    findings = state.get("findings") or {"by_kind": {k: 0 for k in KINDS}, "signatures": [], "reproducers": []}
+    if artifacts:  # libFuzzer's own: a native crash, leak or timeout the Python side could not catch
+        findings["by_kind"][CRASH] = findings["by_kind"].get(CRASH, 0) + len(artifacts)
     return {
         "engine": "atheris", "returncode": returncode, "elapsed_s": round(elapsed, 1),
         "executions": stats.get("number_of_executed_units", state.get("executions")),
@@ -162,12 +168,13 @@ class Session:
 
         from . import findings as F
         if config.get("parser"):
-            from .outcome import plugin_parse
-            self.parse = plugin_parse(config["parser"])
+            from .outcome import differential_parse, plugin_parse
+            self.parse = (differential_parse if config.get("differential") else plugin_parse)(config["parser"])
         else:
             mod, fn = config["target"].split(":")
             self.parse = getattr(importlib.import_module(mod), fn)
-        self.ops = list(CATALOGUE.values())
+        names = config.get("operators") or list(CATALOGUE)
+        self.ops = [CATALOGUE[n] for n in names]
         self.timeout = float(config["timeout"])
         self.out = Path(config["out_dir"])
         self.log = F.FindingLog(self.out / "findings", int(config["keep_per_signature"]))
@@ -225,6 +232,9 @@ class Session:
         if self.last is not None and self.last[0] == hashlib.sha1(data).hexdigest():
             _, note, mutation, base_data = self.last
         got = self._parse(data, note)
+        if got is not None and got.disagreement is not None:
+            self._found(F.Finding(F.DIFFERENTIAL, f"{F.DIFFERENTIAL}:{got.disagreement_key}", got.disagreement,
+                                  data, {**note, "outcome": got.summary()}))
         if got is not None and mutation is not None and mutation.expect is not Expect.ANY_CLEAN:
             base = self._parse(base_data, {"operator": "base-of-" + mutation.operator})
             why = violation(mutation, base, got) if base is not None else None
@@ -284,6 +294,8 @@ def child_main(config_path: str) -> None:
             f"-max_total_time={config['max_time']}"]
     if config["runs"]:
         argv.append(f"-runs={config['runs']}")
+    if config.get("seed"):
+        argv.append(f"-seed={config['seed']}")
     atheris.Setup(argv, session.test_one, custom_mutator=session.mutate)
     try:
         atheris.Fuzz()

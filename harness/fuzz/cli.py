@@ -1,47 +1,129 @@
-"""Command line for the fuzz engines: `python -m harness.fuzz {mutate,atheris} ...` (and, once
-wired into the harness CLI, `python -m harness fuzz ...`: call add_commands on its subparsers)."""
+"""Command line of the fuzz engines (issue 7):
+
+    python -m harness fuzz --parser NAME --engine {mutate,hypothesis,atheris}
+                           [--seconds N | --count N] [--seed S] [--out DIR] [--differential]
+
+`mutate` walks the operator catalogue over the seed binlogs deterministically, `hypothesis` runs
+the binlog strategies (generators/strategies), `atheris` a coverage-guided libFuzzer session.
+Every run ends with one summary line (inputs run, per second, findings by kind) and exits 0 when
+there is no finding, 1 when there is (2 on bad usage). --differential also decodes every input
+with the oracle and counts any disagreement with it as a finding. The older forms
+`python -m harness fuzz mutate ...` / `python -m harness.fuzz atheris ...` still work: a leading
+engine name is the same as --engine.
+"""
 from __future__ import annotations
 
 import argparse
 import importlib
 import json
 import sys
+import time
 from pathlib import Path
+from typing import Any, Callable
 
 from .seeds import DEFAULT_MAX_BYTES, DEFAULT_WINDOWS, default_seed_dirs, load_seeds
 
+ENGINES = ("mutate", "hypothesis", "atheris")
+DEFAULT_COUNT = {"mutate": 10000, "hypothesis": 200, "atheris": 0}
+DEFAULT_SECONDS = 60  # atheris, when neither --seconds nor --count is given
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
-def _common(p: argparse.ArgumentParser) -> None:
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("engine_alias", nargs="?", choices=ENGINES, metavar="ENGINE",
+                   help="the same as --engine (the older subcommand form)")
+    p.add_argument("--engine", choices=ENGINES, default=None, help="default: mutate")
+    p.add_argument("--parser", default=None, metavar="NAME",
+                   help="a harness parser plugin (python -m harness list); default: the oracle in-process")
+    bound = p.add_mutually_exclusive_group()
+    bound.add_argument("--seconds", type=float, default=None, help="run for this long")
+    bound.add_argument("--count", type=int, default=None,
+                       help=f"inputs to run (defaults: {', '.join(f'{k} {v}' for k, v in DEFAULT_COUNT.items())}; "
+                            "atheris 0 = until --seconds)")
+    p.add_argument("--seed", type=int, default=0, help="run seed: the same seed gives the same inputs")
+    p.add_argument("--out", type=Path, default=None, help="directory for summary.json and reproducers")
+    p.add_argument("--differential", action="store_true",
+                   help="compare the parser with the oracle on every input (outcome and canonical events)")
     p.add_argument("--seeds", nargs="*", type=Path, default=None,
                    help="directories of seed binlogs (default: corpus/ and ../shared/external-binlogs)")
     p.add_argument("--max-seed-bytes", type=int, default=DEFAULT_MAX_BYTES,
                    help="cut larger seeds into windows of at most this many bytes")
     p.add_argument("--windows", type=int, default=DEFAULT_WINDOWS, help="windows per large seed")
-    p.add_argument("--out", type=Path, default=None, help="directory for summary.json and reproducers")
-    p.add_argument("--timeout", type=float, default=5.0, help="seconds per input before it counts as a hang")
+    p.add_argument("--timeout", type=float, default=None,
+                   help="seconds per input before it counts as a hang (default 5; 60 for an external tool)")
     p.add_argument("--memory-mb", type=int, default=2048, help="address-space limit of the parsing process")
     p.add_argument("--target", default="harness.fuzz.outcome:oracle_parse",
-                   help="module:function, a callable parse(data: bytes) -> Outcome (default: the oracle)")
-    p.add_argument("--parser", default=None, metavar="NAME",
-                   help="an in-process harness parser plugin instead of --target (see python -m harness list)")
+                   help="module:function, a callable parse(data: bytes) -> Outcome, when no --parser")
+    p.add_argument("--operators", nargs="*", default=None, help="mutate/atheris: operator names (default: all)")
+    p.add_argument("--workers", type=int, default=1, help="mutate: parsing processes")
+    p.add_argument("--progress-every", type=int, default=10000, help="mutate: progress line every N inputs")
+    p.add_argument("--instrument", nargs="*", default=None,
+                   help="atheris: packages to instrument for coverage (default: oracle, plus the plugin's)")
+    p.add_argument("--list", action="store_true", help="list the mutation operators and exit")
+    p.add_argument("--json", action="store_true", help="also print the whole summary as JSON")
+    p.set_defaults(run=run)
 
 
-def add_commands(sub: argparse._SubParsersAction) -> None:
-    m = sub.add_parser("mutate", help="deterministic pass of the mutation catalogue over the seeds")
-    _common(m)
-    m.add_argument("--seed", type=int, default=0)
-    m.add_argument("--count", type=int, default=10000, help="mutated inputs to run")
-    m.add_argument("--operators", nargs="*", default=None, help="operator names (default: all)")
-    m.add_argument("--workers", type=int, default=1)
-    m.add_argument("--progress-every", type=int, default=10000)
-    m.add_argument("--list", action="store_true", help="list the operators and exit")
-    m.set_defaults(run=_mutate)
-    a = sub.add_parser("atheris", help="coverage-guided session (libFuzzer via atheris)")
-    _common(a)
-    a.add_argument("--runs", type=int, default=0, help="inputs to run (0: until --max-time)")
-    a.add_argument("--max-time", type=int, default=60, help="seconds")
-    a.add_argument("--instrument", nargs="*", default=["oracle"], help="packages to instrument for coverage")
-    a.set_defaults(run=_atheris)
+def add_commands(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Register `fuzz` on a subparsers object (the harness CLI's)."""
+    fz = sub.add_parser("fuzz", help="fuzz a parser: mutate / hypothesis / atheris engines",
+                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_arguments(fz)
+    return fz
+
+
+def _engine(args: argparse.Namespace) -> str:
+    if args.engine and args.engine_alias and args.engine != args.engine_alias:
+        raise SystemExit(f"error: engine given twice ({args.engine_alias}, --engine {args.engine})")
+    return args.engine or args.engine_alias or "mutate"
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.list:
+        return _list_operators()
+    engine = _engine(args)
+    if args.differential and not args.parser:
+        print("error: --differential compares a --parser with the oracle: name one", file=sys.stderr)
+        return EXIT_USAGE
+    started = time.monotonic()
+    summary = ENGINE_RUNNERS[engine](args)
+    summary.setdefault("elapsed_s", round(time.monotonic() - started, 1))
+    if args.json:
+        print(json.dumps({k: v for k, v in summary.items() if k != "per_operator"}, indent=2, default=str))
+    print(summary_line(engine, args.parser or "oracle", summary))
+    return EXIT_FINDINGS if sum(summary["findings"]["by_kind"].values()) else EXIT_OK
+
+
+def summary_line(engine: str, parser: str, summary: dict[str, Any]) -> str:
+    by_kind = {k: v for k, v in summary["findings"]["by_kind"].items() if v}
+    found = ", ".join(f"{k} {v}" for k, v in by_kind.items()) if by_kind else "none"
+    rate = summary.get("inputs_per_s")
+    extra = summary.get("line_extra", "")
+    out = f" -> {summary['out']}" if summary.get("out") else ""
+    return (f"fuzz {engine} {parser}: {summary['inputs']} inputs in {summary['elapsed_s']} s "
+            f"({rate if rate is not None else '?'}/s){extra}; findings: {found}{out}")
+
+
+def _list_operators() -> int:
+    from harness.mutations import CATALOGUE
+    for info in CATALOGUE.values():
+        doc = (info.fn.__doc__ or "").strip().splitlines()
+        print(f"{info.area:9} {info.name:34} {doc[0] if doc else ''}")
+    return EXIT_OK
+
+
+def _timeout(args: argparse.Namespace) -> float:
+    if args.timeout is not None:
+        return args.timeout
+    return 5.0 if args.parser in (None, "oracle") else 60.0
+
+
+def _parse(args: argparse.Namespace) -> Callable:
+    from .outcome import differential_parse, plugin_parse
+    if args.parser:
+        return differential_parse(args.parser) if args.differential else plugin_parse(args.parser)
+    module, _, name = args.target.partition(":")
+    return getattr(importlib.import_module(module), name)
 
 
 def _seeds(args: argparse.Namespace):
@@ -49,47 +131,65 @@ def _seeds(args: argparse.Namespace):
                       args.max_seed_bytes, args.windows)
 
 
-def _mutate(args: argparse.Namespace) -> int:
-    from harness.mutations import CATALOGUE
-
-    from .mutate_engine import Settings, run
-    if args.list:
-        for info in CATALOGUE.values():
-            print(f"{info.area:9} {info.name:34} {(info.fn.__doc__ or '').strip().splitlines()[0] if info.fn.__doc__ else ''}")
-        return 0
-    settings = Settings(seed=args.seed, count=args.count, operators=tuple(args.operators or ()),
-                        timeout=args.timeout, memory_mb=args.memory_mb, workers=args.workers,
-                        out_dir=args.out, progress_every=args.progress_every)
-    if args.parser:
-        from .outcome import plugin_parse
-        parse = plugin_parse(args.parser)
-    else:
-        module, _, name = args.target.partition(":")
-        parse = getattr(importlib.import_module(module), name)
-    summary = run(_seeds(args), settings, parse=parse,
-                  progress=lambda line: print(line, file=sys.stderr, flush=True))
-    _print_summary(summary)
-    bad = {k: v for k, v in summary["findings"]["by_kind"].items() if v}
-    return 1 if bad else 0
+def _mutate(args: argparse.Namespace) -> dict[str, Any]:
+    from .mutate_engine import Settings, run as run_mutate
+    in_process = args.parser in (None, "oracle")
+    count = args.count if args.count is not None else (
+        10**12 if args.seconds is not None else DEFAULT_COUNT["mutate"])
+    settings = Settings(seed=args.seed, count=count, operators=tuple(args.operators or ()),
+                        timeout=_timeout(args), memory_mb=args.memory_mb, workers=args.workers,
+                        batch=200 if in_process else 10, out_dir=args.out,
+                        progress_every=args.progress_every, seconds=args.seconds)
+    summary = run_mutate(_seeds(args), settings, parse=_parse(args),
+                         progress=lambda line: print(line, file=sys.stderr, flush=True))
+    summary["out"] = str(args.out) if args.out else None
+    return summary
 
 
-def _atheris(args: argparse.Namespace) -> int:
+def _hypothesis(args: argparse.Namespace) -> dict[str, Any]:
+    from .hypothesis_engine import HypothesisSettings, run as run_hypothesis
+    count = args.count if args.count is not None else (None if args.seconds else DEFAULT_COUNT["hypothesis"])
+    settings = HypothesisSettings(seed=args.seed, count=count, seconds=args.seconds, timeout=_timeout(args),
+                                  out_dir=args.out, parser=args.parser)
+    summary = run_hypothesis(settings, progress=lambda line: print(line, file=sys.stderr, flush=True))
+    summary["out"] = str(args.out) if args.out else None
+    return summary
+
+
+def _atheris(args: argparse.Namespace) -> dict[str, Any]:
     from .atheris_engine import AtherisSettings, run_session
-    settings = AtherisSettings(target=args.target, parser=args.parser, instrument=tuple(args.instrument), runs=args.runs,
-                               max_time=args.max_time, timeout=args.timeout, memory_mb=args.memory_mb,
-                               out_dir=args.out or Path("/tmp/binlog-atheris"))
-    summary = run_session(_seeds(args), settings)
-    _print_summary(summary)
-    return 1 if summary.get("findings_total") else 0
+    out = args.out or Path(f"/tmp/binlog-atheris-{args.parser or 'oracle'}")
+    runs = args.count if args.count is not None else DEFAULT_COUNT["atheris"]
+    seconds = int(args.seconds) if args.seconds is not None else (0 if runs else DEFAULT_SECONDS)
+    instrument = tuple(args.instrument) if args.instrument is not None else _instrumented(args.parser)
+    settings = AtherisSettings(target=args.target, parser=args.parser, instrument=instrument, runs=runs,
+                               max_time=seconds, timeout=_timeout(args), memory_mb=max(args.memory_mb, 4096),
+                               out_dir=out, seed=args.seed, differential=args.differential,
+                               operators=tuple(args.operators or ()))
+    s = run_session(_seeds(args), settings)
+    cov = s.get("coverage_final") or {}
+    initial = s.get("coverage_initial") or {}
+    gained = cov.get("cov", 0) - initial.get("cov", 0) if cov and initial else None
+    return {**s, "inputs": s.get("executions") or 0, "inputs_per_s": s.get("executions_per_s"),
+            "out": str(out),
+            "line_extra": f", coverage {cov.get('cov', '?')} edges ({'+' if gained is not None else ''}"
+                          f"{gained if gained is not None else '?'} new), {s.get('new_units') or 0} new units"}
 
 
-def _print_summary(summary: dict) -> None:
-    brief = {k: v for k, v in summary.items() if k not in ("per_operator",)}
-    print(json.dumps(brief, indent=2, default=str))
+def _instrumented(parser: str | None) -> tuple[str, ...]:
+    """Coverage comes from the Python code that decodes: the oracle always (a differential run
+    and the oracle plugin use it), and the plugin's own library when it is Python."""
+    extra = {"python-mysql-replication": ("pymysqlreplication",)}
+    return ("oracle", *extra.get(parser or "", ()))
+
+
+ENGINE_RUNNERS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
+    "mutate": _mutate, "hypothesis": _hypothesis, "atheris": _atheris}
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m harness.fuzz", description=__doc__)
-    add_commands(p.add_subparsers(dest="engine", required=True))
+    p = argparse.ArgumentParser(prog="python -m harness.fuzz", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_arguments(p)
     args = p.parse_args(argv)
     return args.run(args)

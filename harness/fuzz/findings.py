@@ -4,7 +4,9 @@
 
 Kinds: crash (an exception that is not a BinlogError), hang (over the per-input time limit),
 memory (MemoryError or the child killed under RLIMIT_AS), bad-crc-accepted (a corrupted CRC32
-decoded silently), expectation (an outcome that breaks the operator's declared expectation).
+decoded silently), expectation (an outcome that breaks the operator's declared expectation),
+differential (a parser disagrees with the oracle on the same input: outcome class or a value),
+wrong-value (the oracle decodes a generated binlog to values other than those it was built from).
 A run keeps a few reproducers per signature and counts the rest.
 """
 from __future__ import annotations
@@ -16,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 CRASH, HANG, MEMORY, BAD_CRC, EXPECTATION = "crash", "hang", "memory", "bad-crc-accepted", "expectation"
-KINDS = (CRASH, HANG, MEMORY, BAD_CRC, EXPECTATION)
+DIFFERENTIAL, WRONG_VALUE = "differential", "wrong-value"
+KINDS = (CRASH, HANG, MEMORY, BAD_CRC, EXPECTATION, DIFFERENTIAL, WRONG_VALUE)
 
 
 @dataclass

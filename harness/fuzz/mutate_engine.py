@@ -48,6 +48,7 @@ class Settings:
     out_dir: Path | None = None  # reproducers and summary.json; None: keep nothing on disk
     progress_every: int = 10000
     keep_per_signature: int = 3
+    seconds: float | None = None  # stop handing out inputs after this long (count still bounds)
 
 
 @dataclass
@@ -125,7 +126,10 @@ def check_one(plan: Plan, seed_name: str, seed_outcome: Outcome, parse: Parse, t
     status = "accepted" if got.accepted else f"rejected:{got.error_kind}"
     why = violation(m, seed_outcome, got)
     if why is None:
-        return status, None
+        if got.disagreement is None:
+            return status, None
+        return F.DIFFERENTIAL, F.Finding(F.DIFFERENTIAL, f"{F.DIFFERENTIAL}:{got.disagreement_key}",
+                                         got.disagreement, m.data, note)
     kind = (F.BAD_CRC if m.operator.startswith("crc_") and effective_expectation(m, seed_outcome)
             is Expect.MUST_REJECT and got.accepted else F.EXPECTATION)
     return kind, F.Finding(kind, f"{kind}:{m.operator}", why, m.data, note)
@@ -279,17 +283,26 @@ def _seed_outcome(seed: Seed, parse: Parse, log: F.FindingLog) -> Outcome:
 def _drive(sh: Shared, record: Callable[[list, int], None], log: F.FindingLog) -> None:
     s = sh.settings
     ctx = mp.get_context("fork")
-    batches = [list(range(a, min(a + s.batch, s.count))) for a in range(0, s.count, s.batch)]
-    batches.reverse()  # pop() from the end hands them out in order
+    stop_at = time.monotonic() + s.seconds if s.seconds is not None else None
+    starts = iter(range(0, s.count, s.batch))
+
+    def next_batch() -> list[int] | None:
+        """The next inputs in order, made on demand (a time-bounded run has a huge count)."""
+        if stop_at is not None and time.monotonic() >= stop_at:
+            return None
+        a = next(starts, None)
+        return None if a is None else list(range(a, min(a + s.batch, s.count)))
+    pending = next_batch()
     idle = [Child(ctx, sh) for _ in range(max(1, s.workers))]
     busy: list[Child] = []
     deadline = s.timeout * s.batch + 30  # backstop for a hang the in-child timer cannot break
     try:
-        while batches or busy:
-            while idle and batches:
+        while pending is not None or busy:
+            while idle and pending is not None:
                 c = idle.pop()
-                c.send(batches.pop())
+                c.send(pending)
                 busy.append(c)
+                pending = next_batch()
             ready = mp.connection.wait([c.conn for c in busy] + [c.proc.sentinel for c in busy], timeout=1.0)
             for c in list(busy):
                 if c.conn in ready and c.conn.poll():

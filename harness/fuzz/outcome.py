@@ -6,6 +6,7 @@ engines count those as crashes). `oracle_parse` adapts the reference decoder.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -17,13 +18,20 @@ class Outcome:
     events: list[dict[str, Any]] = field(default_factory=list)
     error_kind: str | None = None  # None: decoded to the end
     error_offset: int | None = None
+    # Differential mode: why this outcome disagrees with the oracle's on the same input (None: it
+    # agrees, or no comparison was made).
+    disagreement: str | None = None
+    disagreement_key: str | None = None  # what makes two disagreements the same (for dedup)
 
     @property
     def accepted(self) -> bool:
         return self.error_kind is None
 
     def summary(self) -> dict[str, Any]:
-        return {"events": len(self.events), "error": self.error_kind, "offset": self.error_offset}
+        out = {"events": len(self.events), "error": self.error_kind, "offset": self.error_offset}
+        if self.disagreement:
+            out["disagreement"] = self.disagreement
+        return out
 
 
 Parse = Callable[[bytes], Outcome]
@@ -94,6 +102,10 @@ def _accept_violation(m: Mutation, seed: Outcome, got: Outcome) -> str | None:
 
 
 def plugin_parse(spec: str) -> Parse:
+    return _plugin_parse(spec)[0]
+
+
+def _plugin_parse(spec: str) -> tuple[Parse, Any]:
     """A Parse over an in-process parser plugin of the harness (harness/plugins: a built-in name,
     an entry point, or module:attribute). Plugins read paths, so each input goes through a
     temporary file in /dev/shm when there is one. ParseError and Unsupported are clean outcomes;
@@ -122,4 +134,50 @@ def plugin_parse(spec: str) -> Parse:
             return Outcome([], "Unsupported", None)
         finally:
             os.unlink(path)
-    return parse
+    return parse, plugin
+
+
+def differential_parse(spec: str) -> Parse:
+    """A Parse over a plugin that also decodes each input with the oracle and sets
+    `disagreement` when the two differ, judged as the conformance runner judges a case
+    (harness/classify.py over harness/compare.py): the outcome class (a rejection where the
+    oracle accepts, an acceptance where it rejects an event the parser claims to decode), and,
+    where both decode, every canonical field within the parser's declared capabilities.
+    A parser that declines the input (Unsupported) is not compared."""
+    parse, plugin = _plugin_parse(spec)
+    caps = plugin.capabilities
+
+    def both(data: bytes) -> Outcome:
+        got = parse(data)
+        if got.error_kind != "Unsupported":
+            got.disagreement, got.disagreement_key = disagreement(oracle_parse(data), got, caps)
+        return got
+    return both
+
+
+_INDEX = re.compile(r"\[\d+\]")
+
+
+def disagreement(ref: Outcome, got: Outcome, caps: Any) -> tuple[str | None, str | None]:
+    """(why `got` disagrees with the oracle's `ref`, a short key naming the kind of difference)
+    or (None, None)."""
+    from harness.classify import classify
+    from harness.expectations import Expectation
+    from harness.outcomes import Outcome as Verdict
+    from harness.plugins.protocol import ERROR, EVENTS, ErrorInfo, Reply
+
+    def info(o: Outcome) -> ErrorInfo | None:
+        return None if o.accepted else ErrorInfo(o.error_kind or "Error", o.error_offset, "")
+    exp = Expectation(ref.events, info(ref))
+    reply = Reply(EVENTS if got.accepted else ERROR, got.events, info(got))
+    v = classify(exp, reply, caps)
+    if v.outcome is Verdict.PASS:
+        return None, None
+    if v.diffs:
+        d = v.diffs[0]
+        key = f"{v.outcome.value}:{d.event_type}:{_INDEX.sub('[]', d.path)}"
+    elif v.outcome is Verdict.REJECTED:
+        key = f"rejects-accepted:{got.error_kind}"
+    else:
+        key = f"accepts-rejected:{ref.error_kind}"
+    return f"{v.outcome.value} vs the oracle: {v.message}"[:500], key
