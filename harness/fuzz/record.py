@@ -125,7 +125,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     if not args.no_minimize:
         data = minimize(data, lambda d: signature_of(parse, d, note) == want)
-    finding = {"kind": note["kind"], "signature": want, "detail": note["detail"],
+    kind = F.WRONG_VALUE if ":mismatch:" in want else note["kind"]  # both decode, values differ
+    finding = {"kind": kind, "signature": want, "detail": note["detail"],
                "engine_note": {k: note[k] for k in ("operator", "description", "seed", "rng_seed", "run_seed",
                                                      "profile") if k in note},
                "found_with": args.found_with, "minimized": not args.no_minimize}
