@@ -145,7 +145,7 @@ class Shared:
     ops: tuple[str, ...]
     seeds: list[Seed]
     parsed: list[Binlog]
-    outcomes: list[Outcome]
+    outcomes: list[Outcome | None]  # None: not parsed yet (a slow parser parses only the seeds it needs)
     parse: Parse
 
 
@@ -167,8 +167,10 @@ def _child(conn: Connection, sh: Shared) -> None:
             if plan is None:
                 results.append((i, sh.ops[i % len(sh.ops)], "n/a", None))
                 continue
-            status, finding = check_one(plan, sh.seeds[plan.seed_index].name,
-                                        sh.outcomes[plan.seed_index], sh.parse, s.timeout, s.seed)
+            k = plan.seed_index
+            if sh.outcomes[k] is None:
+                sh.outcomes[k] = _seed_outcome(sh.seeds[k], sh.parse, F.FindingLog(None))
+            status, finding = check_one(plan, sh.seeds[k].name, sh.outcomes[k], sh.parse, s.timeout, s.seed)
             results.append((i, plan.operator, status, finding))
         conn.send((results, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))
 
@@ -211,7 +213,10 @@ def run(seeds: Sequence[Seed], settings: Settings, parse: Parse = oracle_parse,
         raise ValueError("no seed binlogs")
     log = F.FindingLog(s.out_dir / "findings" if s.out_dir else None, s.keep_per_signature)
     parsed = [Binlog.parse(x.data) for x in seeds]
-    outcomes = [_seed_outcome(x, parse, log) for x in seeds]
+    # The oracle in-process is cheap: parse every seed up front (a crash on one is a finding);
+    # another parser parses a seed in the child that first needs it.
+    outcomes = ([_seed_outcome(x, parse, log) for x in seeds] if parse is oracle_parse
+                else [None] * len(seeds))
     sh = Shared(s, tuple(ops), list(seeds), parsed, outcomes, parse)
     stats = Stats()
     started = time.monotonic()
