@@ -85,10 +85,12 @@ def _spark(corpora: list[str], specs, n: int, seed: int, limits: Limits, work: P
         _spark_run(spark, settings(0, "warmup"))  # JIT, Python workers: not what a long run pays
         runs = [_spark_run(spark, settings(k, str(k))) for k in (0, n)]
         per_mutant = _mutant_task_seconds(spark, str(work / f"spark{cores}-{n}"))
+        parquet = sum(f.stat().st_size for f in (work / f"spark{cores}-{n}" / job.RESULTS).rglob("*.parquet"))
     finally:
         spark.stop()
     return _figures(f"spark local[{cores}]", cores, *runs, session_start_seconds=round(startup, 2),
-                    mean_mutant_harness_seconds=per_mutant)
+                    mean_mutant_harness_seconds=per_mutant,
+                    parquet_bytes_per_result=round(parquet / max(1, len(specs) * (runs[1].cases + runs[1].mutants))))
 
 
 def measure(corpora: list[str], specs, n: int, seed: int, limits: Limits, work: Path) -> dict[str, Any]:
