@@ -12,7 +12,9 @@ EXTERNAL = "../shared/external-binlogs"
 @nox.session
 def tests(session: nox.Session) -> None:
     """The whole test suite. With CI=true, tests that need a server fail instead of skipping."""
-    session.install("-e", ".[test,servers,spark]")  # spark: tests/test_spark.py
+    # servers: real MySQL/MariaDB; spark: tests/test_spark.py; parsers: python-mysql-replication
+    # (a built-in harness plugin); fuzz: atheris (tests/test_fuzz.py runs a short session)
+    session.install("-e", ".[test,servers,spark,parsers,fuzz]")
     session.run("pytest", "-ra", *session.posargs)
 
 
