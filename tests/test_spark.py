@@ -209,17 +209,6 @@ def test_baseline_diff_reports_an_injected_regression(spark, baseline, capsys):
     assert "NEW_FAILURE" in printed and "new failure" in printed
 
 
-def test_cli_run_prints_the_matrix(spark, baseline):
-    """`python -m spark_checks run` as a command: exits 0 without a baseline, prints the matrix."""
-    out = baseline["tmp"] / "cli-run"
-    proc = subprocess.run([sys.executable, "-m", "spark_checks", "run", "--corpus", str(baseline["corpus"]),
-                           "--parser", "oracle", "--out", str(out), "--master", "local[1]", "--quiet"],
-                          cwd=PROJECT, capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    assert "== oracle:" in proc.stdout and "FORMAT_DESCRIPTION_EVENT" in proc.stdout
-    assert "0 mutants" in proc.stdout
-
-
 def test_a_root_listed_by_spark_gives_the_harness_case_ids(spark, baseline):
     """Remote roots (hdfs://, s3a://) are listed by Spark, not the driver: same ids for bare
     binlogs, metadata files left out. Checked here on a file:// URI through the same code."""
@@ -232,3 +221,34 @@ def test_a_root_listed_by_spark_gives_the_harness_case_ids(spark, baseline):
     listed = {r["id"] for r in inputs._remote_cases(spark, f"file://{root}").collect()}
     assert listed == {c["id"] for c in inputs.local_cases(str(root))}
     assert len(listed) == 3
+
+
+def _annotated_case(root: Path) -> None:
+    """One annotated case whose expected.jsonl is the oracle's decode with one field altered."""
+    from oracle import decode_file
+    source = next(p for p in sorted(EXTERNAL.rglob("*bug27213339*")) if p.is_file())
+    case = root / "altered"
+    case.mkdir(parents=True)
+    (case / "binlog.000001").symlink_to(source)
+    events = [e.to_json() for e in decode_file(source)]
+    events[1]["server_id"] += 1
+    (case / "binlog.000001.expected.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events))
+    (case / "case.json").write_text(json.dumps({"server_version": "5.7.99-annotated"}))
+
+
+def test_cli_checks_an_annotated_case_against_its_expected_decode(spark, tmp_path):
+    """`python -m spark_checks run` as a command, over an annotated case: its expected.jsonl
+    travels with it (binaryFile) and is what the parser is compared with, so an expectation
+    altered by hand turns the oracle's pass into a mismatch; exit 0 without a baseline."""
+    _annotated_case(tmp_path / "annotated")
+    out = tmp_path / "out"
+    proc = subprocess.run([sys.executable, "-m", "spark_checks", "run", "--corpus", str(tmp_path / "annotated"),
+                           "--parser", "oracle", "--out", str(out), "--master", "local[1]", "--quiet"],
+                          cwd=PROJECT, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "== oracle:" in proc.stdout and "0 mutants" in proc.stdout
+    assert "F 1/1" in proc.stdout  # the matrix shows the failure in the MySQL 5.7 column
+    (row,) = _rows(spark, out).values()
+    assert row["case"] == "annotated/altered"
+    assert (row["outcome"], row["n_diffs"], row["server_version"]) == ("mismatch", 1, "5.7.99-annotated")
+    assert "server_id" in row["diff_summary"]
