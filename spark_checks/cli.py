@@ -42,7 +42,21 @@ def _settings(args: argparse.Namespace, out: str) -> job.Settings:
                         int(getattr(args, "inline_max_mb", DEFAULT_INLINE_MAX / 2**20) * 2**20))
 
 
+def _baseline_problem(baseline: str | None, out: str) -> str | None:
+    if baseline is None:
+        return None
+    if baseline.rstrip("/") == out.rstrip("/"):
+        return "--baseline and --out are the same directory (the run would overwrite its baseline)"
+    if "://" not in baseline and not (Path(baseline) / job.RESULTS).is_dir():
+        return f"--baseline {baseline}: no {job.RESULTS}/ there (not the --out of an earlier run)"
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
+    problem = _baseline_problem(args.baseline, args.out)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return EXIT_USAGE
     try:
         s = _settings(args, args.out)
     except ValueError as e:

@@ -252,3 +252,9 @@ def test_cli_checks_an_annotated_case_against_its_expected_decode(spark, tmp_pat
     assert row["case"] == "annotated/altered"
     assert (row["outcome"], row["n_diffs"], row["server_version"]) == ("mismatch", 1, "5.7.99-annotated")
     assert "server_id" in row["diff_summary"]
+
+
+def test_a_missing_or_self_baseline_is_a_usage_error(tmp_path):
+    run = ["run", "--corpus", str(tmp_path), "--parser", "oracle", "--out", str(tmp_path / "out")]
+    assert cli.main([*run, "--baseline", str(tmp_path / "nothing")]) == cli.EXIT_USAGE
+    assert cli.main([*run, "--baseline", str(tmp_path / "out")]) == cli.EXIT_USAGE
