@@ -182,27 +182,27 @@ def _container(shape: _Shape, buf: bytes, pos: int, avail: int, depth: int, st: 
     inlined, read, readers = shape.inlined, shape.offset, _READERS
     values = []
     append = values.append
-    first = 2 * osz + key_entries
+    first = pos + 2 * osz + key_entries  # buffer index of the first value entry
     for e in range(first, first + count * ves, ves):
-        t = buf[pos + e]
+        t = buf[e]
         if t in inlined:
-            append(readers[t](buf, pos + e + 1, osz, depth, st))
+            append(readers[t](buf, e + 1, osz, depth, st))
             continue
-        off = read(buf, pos + e + 1)[0]
-        if off > size or off < e + ves:
-            raise BadEventBody(at + e + 1, f"JSON value offset {off} is outside {e + ves}..{size}")
+        off = read(buf, e + 1)[0]
+        if not e - pos + ves <= off <= size:
+            raise BadEventBody(st.origin + e + 1, f"JSON value offset {off} is outside {e - pos + ves}..{size}")
         append((readers.get(t) or _reader(t, pos + off, st))(buf, pos + off, size - off, depth, st))
     if not is_object:
         return st.sink.array(values)
     keys = []
     key_entry = shape.key_entry
-    for e in range(2 * osz, first, osz + 2):
-        key_off, key_len = key_entry(buf, pos + e)
+    for e in range(pos + 2 * osz, first, osz + 2):
+        key_off, key_len = key_entry(buf, e)
         if key_off < header or key_off + key_len > size:
-            raise BadEventBody(at + e, f"JSON key at {key_off} (+{key_len}) is outside {header}..{size}")
+            raise BadEventBody(st.origin + e, f"JSON key at {key_off} (+{key_len}) is outside {header}..{size}")
         st.budget -= key_len
         if st.budget < 0:
-            raise _overspent(st, pos + e)
+            raise _overspent(st, e)
         keys.append(buf[pos + key_off:pos + key_off + key_len])
     return st.sink.object(keys, values)
 
@@ -232,7 +232,7 @@ def _string(buf: bytes, pos: int, avail: int, depth: int, st: _Walk) -> Any:
 def _opaque(buf: bytes, pos: int, avail: int, depth: int, st: _Walk) -> Any:
     if avail < 1:
         raise TruncatedEvent(st.origin + pos, "JSON opaque value needs a type byte")
-    length, n = _varlen(buf, pos + 1, avail - 1, st)
+    length, n = (buf[pos + 1], 1) if avail > 1 and buf[pos + 1] < 0x80 else _varlen(buf, pos + 1, avail - 1, st)
     _span(pos, 1 + n + length, avail, st, "JSON opaque value")
     start = pos + 1 + n
     field_type, data = buf[pos], buf[start:start + length]
