@@ -29,6 +29,14 @@ def _mine(path: Path) -> list[bytes]:
     return b"".join(render(e.to_json() for e in decode_file(path))).split(b"\n")[:-1]
 
 
+def _assert_same_lines(mine: list[bytes], theirs: list[bytes]) -> None:
+    """A short message, not pytest's difflib diff of two long listings (quadratic on failure)."""
+    if mine != theirs:
+        first = next((i for i, (a, b) in enumerate(zip(mine, theirs)) if a != b), min(len(mine), len(theirs)))
+        pytest.fail(f"{len(mine)} vs {len(theirs)} lines; first difference at line {first}: "
+                    f"{mine[first:first + 1]!r} vs {theirs[first:first + 1]!r}")
+
+
 def _mysql_56_plus():
     out = []
     for b in manifest():
@@ -50,7 +58,7 @@ def test_external_binlogs_match_real_mysqlbinlog(binlog):
     if ref.returncode != 0 and b"Unable to find image" in ref.stderr:
         pytest.skip("binlog-mysql:9.7 image not built")
     assert ref.returncode == 0, ref.stderr[-300:]
-    assert _mine(binlog.path) == _hash_lines(ref.stdout)
+    _assert_same_lines(_mine(binlog.path), _hash_lines(ref.stdout))
 
 
 def _samples():
@@ -76,12 +84,12 @@ def test_external_binlogs_match_mariadb_binlog(binlog):
         pytest.skip("mariadb-binlog is not installed")
     ref = subprocess.run([exe, "-vvv", str(binlog.path)], capture_output=True, timeout=600)
     assert ref.returncode == 0, ref.stderr[-300:]
-    assert _mine(binlog.path) == _hash_lines(ref.stdout)
+    _assert_same_lines(_mine(binlog.path), _hash_lines(ref.stdout))
 
 
 @pytest.mark.parametrize("path", _samples(), ids=str)
 def test_real_server_samples_match_their_mysqlbinlog_output(path):
-    assert _mine(path) == _hash_lines(path.with_name(path.name + ".vvv.txt").read_bytes())
+    _assert_same_lines(_mine(path), _hash_lines(path.with_name(path.name + ".vvv.txt").read_bytes()))
 
 
 def test_value_rules():
