@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from operator import sub
 
 from ..errors import BadEventBody
 
@@ -48,6 +47,7 @@ class _Layout:
     limits: tuple[int, ...]  # 10 ** digits of each group
     starts: tuple[int, ...]  # each group's first byte (for error offsets)
     text: str  # %-format of the groups, zero-padded, '.' before the fraction
+    width: int  # the length of that text when every group is in range
 
 
 @lru_cache(maxsize=4096)
@@ -66,7 +66,7 @@ def _layout(precision: int, scale: int) -> _Layout | str:
     text = "".join(f"%0{d}d" for d in digits) + ("." + "".join(f"%0{d}d" for d in fraction) if scale else "")
     sign = 1 << (8 * size - 1)
     return _Layout(size, sign, ((1 << 8 * size) - 1) ^ sign, fields,
-                   tuple(10 ** d for d in digits + fraction), tuple(starts), text)
+                   tuple(10 ** d for d in digits + fraction), tuple(starts), text, precision + (1 if scale else 0))
 
 
 def decode_decimal(data: bytes, precision: int, scale: int, offset: int = 0) -> str:
@@ -81,9 +81,10 @@ def decode_decimal(data: bytes, precision: int, scale: int, offset: int = 0) -> 
     negative = not n & lay.sign
     n ^= lay.flip_negative if negative else lay.sign
     groups = tuple([(n >> shift) & mask for shift, mask in lay.fields])
-    if max(map(sub, groups, lay.limits)) >= 0:
+    text = lay.text % groups
+    if len(text) != lay.width:  # a group printed more digits than it may hold
         _reject(groups, lay, offset)
-    text = (lay.text % groups).lstrip("0")
+    text = text.lstrip("0")
     if not text or text[0] == ".":
         text = "0" + text  # decimal2string: an empty integer part prints as 0
     return "-" + text if negative else text
@@ -95,3 +96,4 @@ def _reject(groups: tuple[int, ...], lay: _Layout, offset: int) -> None:
         if v >= limit:
             raise BadEventBody(offset + start, f"DECIMAL digit group {v} has more than "
                                                f"{len(str(limit)) - 1} digits")
+    raise BadEventBody(offset, "DECIMAL digit groups out of range")  # unreachable: the text grows only then
