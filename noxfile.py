@@ -66,8 +66,11 @@ def generate(session: nox.Session) -> None:
 def bench(session: nox.Session) -> None:
     """Throughput beside the real mysqlbinlog on a >= 100 MiB real-server binlog (made once and
     cached), as a table and out/bench.json; the Spark job's scaling benchmark follows."""
-    session.install("-e", ".[servers]")
+    session.install("-e", ".[servers,spark]")
     session.run("python", "-m", "harness.bench", *session.posargs)
+    # cases and mutants per second: local Spark (1 and 2 cores) beside the single-process harness
+    session.run("python", "-m", "spark_checks", "bench", "--corpus", EXTERNAL,
+                "--out", "out/bench-spark.json")
 
 
 @nox.session
