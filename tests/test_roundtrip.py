@@ -147,10 +147,10 @@ def test_file_round_trips(src: Source, request: pytest.FixtureRequest) -> None:
     data = src.path.read_bytes()
     events, end = _decoded(data)
     why = _dev_tree(src)
-    if why:
-        pytest.skip(why)
     has_rows = any(e["type_code"] in ROWS_FAMILY for e in events)
-    if src.strict_list and _in_gap_list(src):
+    if why:  # differs by design (test_every_event_round_trips pins which events)
+        request.applymarker(pytest.mark.xfail(reason=why, strict=True))
+    elif src.strict_list and _in_gap_list(src):
         request.applymarker(pytest.mark.xfail(reason=ROWS_GAP, strict=True))
     elif not src.strict_list and has_rows:
         request.applymarker(pytest.mark.xfail(reason=ROWS_GAP, strict=False))
