@@ -14,10 +14,10 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from generators import casefile, docker_env, matrix
-from generators.generate import Run, execute_run
-from generators.profiles import LOCAL_PROFILES
+from generators import casefile
 from generators.sqlscript import catalogue
+
+from .live_cases import run_live
 
 pytestmark = pytest.mark.server
 
@@ -79,19 +79,8 @@ def _flat(events: list[dict]) -> list[dict]:
 
 @pytest.fixture(scope="module", params=sorted(SUBSETS))
 def generated(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
-    reason = docker_env.unavailable_reason()
-    if reason:
-        pytest.skip(reason)
-    profile = LOCAL_PROFILES[request.param]
-    if not docker_env.image_exists(profile.image):
-        pytest.skip(f"image {profile.image} missing: run `python -m generators images build`")
-    scenarios = tuple(s for s in catalogue() if s.name in SUBSETS[profile.name])
-    failures: list[str] = []
-    dirs = execute_run(Run(profile, matrix.CONFIGS["row"], scenarios),
-                       tmp_path_factory.mktemp(profile.name), failures)
-    assert not failures
-    assert len(dirs) == len(scenarios)
-    return dirs
+    scenarios = tuple(s for s in catalogue() if s.name in SUBSETS[request.param])
+    return run_live(request.param, scenarios, tmp_path_factory.mktemp(request.param))
 
 
 def test_oracle_decodes_and_agrees_with_the_servers_tool(generated: list[Path]) -> None:

@@ -10,12 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from generators import casefile, docker_env, matrix
-from generators.generate import Run, execute_run
+from generators import casefile
 from generators.profiles import LOCAL_PROFILES
 from generators.sqlscript import catalogue
 from oracle.decoder import decode_file
 from oracle.render_rows import render
+
+from .live_cases import run_live
 
 pytestmark = pytest.mark.server
 
@@ -26,20 +27,11 @@ PROFILES = ("mysql-9.7", "mariadb-10.11")
 
 @pytest.fixture(scope="module", params=PROFILES)
 def written(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
-    reason = docker_env.unavailable_reason()
-    if reason:
-        pytest.skip(reason)
     profile = LOCAL_PROFILES[request.param]
-    if not docker_env.image_exists(profile.image):
-        pytest.skip(f"image {profile.image} missing: run `python -m generators images build`")
     version = tuple(int(x) for x in profile.version.split("."))
     scenarios = tuple(s for s in catalogue()
                       if s.name in TYPE_SCENARIOS and s.supports(profile.flavor, (*version, 99)))
-    failures: list[str] = []
-    dirs = execute_run(Run(profile, matrix.CONFIGS["row"], scenarios),
-                       tmp_path_factory.mktemp(profile.name), failures)
-    assert not failures, failures
-    return dirs
+    return run_live(request.param, scenarios, tmp_path_factory.mktemp(request.param))
 
 
 def _hash_lines(text: bytes) -> list[bytes]:

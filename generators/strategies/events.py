@@ -102,7 +102,7 @@ STATUS_VALUES: dict[str, Strategy] = {
     "Q_CHARSET_DATABASE_CODE": collations,
     "Q_TABLE_MAP_FOR_UPDATE_CODE": st.integers(0, 2**64 - 1).map(integer),
     "Q_MASTER_DATA_WRITTEN_CODE": st.integers(0, 2**32 - 1),
-    "Q_INVOKER": st.fixed_dictionaries({"user": identifiers, "host": st.sampled_from(["localhost", "%", "10.0.0.1"])}),
+    "Q_INVOKER": st.fixed_dictionaries({"user": identifiers, "host": st.sampled_from(["localhost", "%", "127.0.0.1"])}),
     "Q_UPDATED_DB_NAMES": st.one_of(
         _db_names.map(lambda names: {"over_max_dbs_in_event_mts": False, "mts_accessed_db_names": names}),
         st.just({"over_max_dbs_in_event_mts": True, "mts_accessed_dbs": 254})),
