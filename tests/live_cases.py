@@ -13,7 +13,8 @@ from generators.profiles import LOCAL_PROFILES
 from generators.sqlscript import Scenario
 
 
-def run_live(profile_name: str, scenarios: tuple[Scenario, ...], out: Path) -> list[Path]:
+def run_live(profile_name: str, scenarios: tuple[Scenario, ...], out: Path,
+             config: str = "row") -> list[Path]:
     """Skips (a failure under CI=true) when Docker or the image is missing."""
     reason = docker_env.unavailable_reason()
     if reason:
@@ -22,7 +23,7 @@ def run_live(profile_name: str, scenarios: tuple[Scenario, ...], out: Path) -> l
     if not docker_env.image_exists(profile.image):
         pytest.skip(f"image {profile.image} missing: run `python -m generators images build`")
     failures: list[str] = []
-    dirs = execute_run(Run(profile, matrix.CONFIGS["row"], scenarios), out, failures)
+    dirs = execute_run(Run(profile, matrix.CONFIGS[config], scenarios), out, failures)
     assert not failures, failures
     assert len(dirs) == len(scenarios)
     return dirs

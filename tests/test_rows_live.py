@@ -3,7 +3,8 @@ servers run the column-type scenarios (every type with edge values: integers, DE
 fsp 0..6, zero dates, charsets, BLOB/TEXT, 64-member SET, 300-member ENUM, BIT, GEOMETRY, 70 KB
 JSON, partial JSON updates, VECTOR) through the generator's own code path, and
 `python -m oracle rows` must equal the `###` lines of the server's own mysqlbinlog /
-mariadb-binlog -vvv, with zero differing lines."""
+mariadb-binlog -vvv, with zero differing lines, under FULL, MINIMAL and NOBLOB row images, FULL
+and MINIMAL row metadata, and compressed transactions."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -22,16 +23,20 @@ pytestmark = pytest.mark.server
 
 TYPE_SCENARIOS = ("integers", "floats_decimals", "temporal", "strings_charsets", "blobs_text",
                   "enum_set_bit", "geometry", "json", "json_partial", "vector", "mariadb_types")
-PROFILES = ("mysql-9.7", "mariadb-10.11")
+# (server, configuration): FULL images with FULL metadata; MINIMAL images with MINIMAL metadata
+# and partial JSON; NOBLOB images; compressed transactions (MySQL) / compressed events (MariaDB).
+RUNS = [("mysql-9.7", "row"), ("mysql-9.7", "row-minimal"), ("mysql-9.7", "row-noblob"),
+        ("mysql-9.7", "row-compressed"), ("mariadb-10.11", "row"), ("mariadb-10.11", "row-compressed")]
 
 
-@pytest.fixture(scope="module", params=PROFILES)
+@pytest.fixture(scope="module", params=RUNS, ids=lambda r: f"{r[0]}-{r[1]}")
 def written(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
-    profile = LOCAL_PROFILES[request.param]
+    profile_name, config = request.param
+    profile = LOCAL_PROFILES[profile_name]
     version = tuple(int(x) for x in profile.version.split("."))
     scenarios = tuple(s for s in catalogue()
                       if s.name in TYPE_SCENARIOS and s.supports(profile.flavor, (*version, 99)))
-    return run_live(request.param, scenarios, tmp_path_factory.mktemp(request.param))
+    return run_live(profile_name, scenarios, tmp_path_factory.mktemp(f"{profile_name}-{config}"), config)
 
 
 def _hash_lines(text: bytes) -> list[bytes]:
