@@ -151,11 +151,3 @@ def packed_int(buf: bytes | bytearray, pos: int) -> tuple[int, int]:
     return int.from_bytes(buf[pos + 1:pos + 1 + width], "little"), pos + 1 + width
 
 
-def encode_packed_int(value: int) -> bytes:
-    if value < 251:
-        return bytes([value])
-    if value < 1 << 16:
-        return b"\xfc" + value.to_bytes(2, "little")
-    if value < 1 << 24:
-        return b"\xfd" + value.to_bytes(3, "little")
-    return b"\xfe" + value.to_bytes(8, "little")

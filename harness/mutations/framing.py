@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from oracle.checksum import CHECKSUM_LEN
 from oracle.event_types import EventType as T
 
-from .binlog import Binlog, Ev, encode_packed_int, packed_int
+from oracle.encode.writer import packed_int_bytes as encode_packed_int
+
+from .binlog import Binlog, Ev, packed_int
 from .model import Change, Expect, NotApplicable, operator, pick
 
 ROWS = (T.PRE_GA_WRITE_ROWS_EVENT, T.PRE_GA_UPDATE_ROWS_EVENT, T.PRE_GA_DELETE_ROWS_EVENT,
