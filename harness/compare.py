@@ -1,14 +1,14 @@
 """Field-level comparison of canonical event streams, limited to what a parser declares.
 
-Values are compared after oracle.values.plain(), so {"type": "int", "value": "5"} equals 5, and
-bools never equal numbers. Events are matched by index in the stream; a missing or extra event
+Values are compared after oracle.values.plain(), so {"type": "int", "value": "5"} equals 5,
+bools never equal numbers, and layout-only keys (bitmap padding, JSON opaque types) are ignored. Events are matched by index in the stream; a missing or extra event
 is one diff, not a cascade, because the rest are still compared pairwise."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from oracle.values import plain
+from oracle.values import LAYOUT_ONLY, plain
 
 from .plugins.base import ALL, Capabilities
 
@@ -90,7 +90,7 @@ def _event_diffs(index: int, exp: dict[str, Any], act: dict[str, Any], caps: Cap
     act_body = act.get("body") if isinstance(act.get("body"), dict) else {}
     # Claiming all fields means the exact key set; a named field is compared where the expected
     # event has it (a field the model does not give this event is not the parser's error).
-    names = set(exp_body) | set(act_body) if fields == ALL else set(fields) & set(exp_body)
+    names = (set(exp_body) | set(act_body)) - LAYOUT_ONLY if fields == ALL else set(fields) & set(exp_body)
     for name in sorted(names - {u[5:] for u in undetermined if u.startswith("body.")}):
         for path, e, a in diff_values(plain(get_path(exp_body, name)), plain(get_path(act_body, name)),
                                       f"body.{name}"):

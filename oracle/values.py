@@ -34,12 +34,18 @@ def text(b: bytes) -> str | dict[str, str]:
         return binary(b)
 
 
+# Keys that say how a value was laid out in bytes, not what it is: a byte-exact re-encoding
+# needs them (oracle/encode), a comparison of parsers does not.
+LAYOUT_ONLY = frozenset({"bitmap_padding", "null_padding", "opaque"})
+
+
 def plain(value: Any) -> Any:
-    """Tagged values back to Python values, for comparison: an int tag equals the same number."""
+    """Tagged values back to Python values, for comparison: an int tag equals the same number;
+    layout-only keys are dropped."""
     if isinstance(value, dict):
         if set(value) == {"type", "value"} and value["type"] == "int":
             return int(value["value"])
-        return {k: plain(v) for k, v in value.items()}
+        return {k: plain(v) for k, v in value.items() if k not in LAYOUT_ONLY}
     if isinstance(value, list):
         return [plain(v) for v in value]
     return value

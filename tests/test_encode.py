@@ -365,7 +365,7 @@ def test_table_map_and_rows_of_many_types_round_trip() -> None:
 
 
 def test_rows_bitmap_padding_is_written_as_given() -> None:
-    body = _rows_body([{"values": ROW}], bitmap_padding={"columns": 0, "null": 0})
+    body = _rows_body([{"values": ROW}], bitmap_padding={"columns": 0, "null": "clear"})
     events = [fde(MYSQL), ev(T.TABLE_MAP_EVENT, TABLE), ev(T.WRITE_ROWS_EVENT, body)]
     plain = encode_binlog(events[:2] + [ev(T.WRITE_ROWS_EVENT, _rows_body([{"values": ROW}]))])
     padded = encode_binlog(events)

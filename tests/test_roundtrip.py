@@ -6,17 +6,11 @@ with oracle.encode; the bytes must equal the file's (for a deliberately broken f
 before the event the decoder rejects).
 
 Exceptions, each with its reason:
-- ROWS_GAP: the rows path (oracle/events/rows.py, table_map.py, codecs) does not yet expose
-  everything the bytes hold: the padding bits of the columns bitmaps and row null bitmaps
-  (the encoder writes what each server was seen to write, which a few logs contradict), the
-  and JSON documents are
-  canonical text, in which opaque values (dates, decimals, ...) print as strings. Rows events,
-  Table_maps and Transaction_payloads holding them may therefore differ; every other event
-  must not (test_every_event_round_trips), and given the padding every rows event must be
-  identical or, for an opaque JSON value, decode to the same body
-  (test_rows_events_round_trip_given_bitmap_padding).
-  Files listed in ROWS_GAP_FILES do differ today (strict xfail: when the rows owners close the
-  gap the test says so and the entry goes).
+- ROWS_GAP: JSON documents are canonical text, in which opaque values (dates, decimals, ...)
+  print as strings; rows events (and the Transaction_payloads holding them) with such documents
+  may differ. Every other event must not (test_every_event_round_trips). Files listed in
+  ROWS_GAP_FILES / CORPUS_GAP_FILES do differ today (strict xfail: when the gap closes the test
+  says so and the entry goes).
 - DEV_TREE: a 5.2 development-tree file whose Xid and Begin_load_query events carry bytes no
   released server writes and the decoder skips by design (tests/external.py EITHER).
 """
@@ -29,14 +23,10 @@ from pathlib import Path
 import pytest
 
 from oracle.decoder import decode_bytes
-from oracle.encode import EncodeError, StreamEncoder, encode_binlog, encode_event
+from oracle.encode import EncodeError, StreamEncoder, encode_binlog
 from oracle.errors import BinlogError
 from oracle.event_types import EventType as T
 from oracle.events import ROWS_TYPES
-from oracle.events.rows import TWO_BITMAPS
-from oracle.events.table_map import read_table_id
-from oracle.framing import walk
-from oracle.reader import Reader
 
 from .external import manifest
 
@@ -44,22 +34,10 @@ REPO = Path(__file__).resolve().parents[1]
 SAMPLES = Path("/tmp/sample-binlogs")
 
 ROWS_FAMILY = frozenset(ROWS_TYPES) | {T.TABLE_MAP_EVENT, T.TRANSACTION_PAYLOAD_EVENT}
-ROWS_GAP = "rows bodies lack bitmap padding bits / JSON opaque types (rows path owners)"
-ROWS_GAP_FILES = {
-    # bitmap padding unlike the server's usual choice (encode/events/rows.py _bitmap)
-    "rpl_unfiltered_hidden_gcol.000001", "mysql-bin.000066", "update-full-row.binlog",
-    "update-partial-row.binlog", "write-full-row.binlog", "write-partial-row.binlog",
-    # JSON documents holding opaque values (dates, decimals), printed as strings
-    "json-opaque.binlog",
-}
-# The committed corpus, listed exactly as the external files are (strict): MINIMAL/NOBLOB images
-# whose bitmap padding differs from the server's usual choice, and JSON with opaque values.
+ROWS_GAP = "JSON documents holding opaque values (dates, decimals) print them as strings"
+ROWS_GAP_FILES = {"json-opaque.binlog"}
+# The committed corpus, listed exactly as the external files are (strict).
 CORPUS_GAP_FILES = {
-    "corpus/mariadb-10.5/ddl_dml_basic--row-noblob/binlog.000001",
-    "corpus/mariadb-10.5/table_shapes--row-noblob/binlog.000001",
-    "corpus/mysql-9.7/ddl_dml_basic--row-noblob/binlog.000001",
-    "corpus/mysql-9.7/table_shapes--row-minimal/binlog.000001",
-    "corpus/mysql-9.7/table_shapes--row-noblob/binlog.000001",
     "corpus/mysql-9.7/json--row/binlog.000001",
     "corpus/mysql-9.7/json--row-compressed/binlog.000001",
     "corpus/mysql-9.7/json--row-noblob/binlog.000001",
@@ -137,7 +115,7 @@ def test_every_event_round_trips(src: Source) -> None:
         if got != original and ev["type_code"] not in ROWS_FAMILY:
             differ.append(f"{ev['type']} @{ev['position']}")
     if _dev_tree(src):
-        assert set(d.split()[0] for d in differ) <= {"XID_EVENT", "BEGIN_LOAD_QUERY_EVENT"}, differ
+        assert {d.split()[0] for d in differ} <= {"XID_EVENT", "BEGIN_LOAD_QUERY_EVENT"}, differ
         return
     assert not differ, f"events that do not round-trip: {differ[:10]}"
 
@@ -180,74 +158,3 @@ def test_sources_cover_the_external_binlogs() -> None:
     for entry in list(ROWS_GAP_FILES) + list(CORPUS_GAP_FILES) + list(DEV_TREE):
         assert any(n.endswith(entry) for n in names), entry
 
-
-def _bitmap_padding(data: bytes, raw) -> dict[str, int]:
-    """The padding bits of a rows event's columns bitmaps, read from its bytes: what the
-    canonical body does not carry yet (rows path owners)."""
-    code = raw.header.type_code
-    r = Reader(data, raw.body_start, raw.body_end)
-    post_len = raw.format.post_header_len(code)
-    read_table_id(r, post_len)
-    r.u16()
-    if post_len == 10:
-        r.skip(r.u16() - 2)
-    width = r.packed_int()
-    nbytes = (width + 7) // 8
-    out = {"columns": int.from_bytes(r.bytes(nbytes), "little") >> width}
-    if code in TWO_BITMAPS:
-        out["columns_after"] = int.from_bytes(r.bytes(nbytes), "little") >> width
-    return out
-
-
-# Row null-bitmap padding conventions: all clear (MySQL 8+), all set (MySQL 5.x, MariaDB).
-_NULL_PADDINGS = (0, None)
-JSON_TYPE = 245
-
-
-@pytest.mark.parametrize("src", [s for s in SOURCES if s.strict_list or "sample" in str(s.path)
-                                 or s.name.startswith("corpus/")], ids=str)
-def test_rows_events_round_trip_given_bitmap_padding(src: Source) -> None:
-    """With the bitmap padding added to the body (body["bitmap_padding"], which the rows decoder
-    does not report yet; the row null-bitmap padding under either server convention), every rows
-    event is byte-identical, except where a JSON document holds an opaque value (a date, time,
-    decimal, ...), which the canonical JSON text prints as a string: those events must still
-    decode to the same canonical body."""
-    data = src.path.read_bytes()
-    events, _ = _decoded(data)
-    raws = {}
-    try:
-        for raw in walk(data, verify_checksums=False):
-            raws[raw.offset] = raw
-    except BinlogError:
-        pass
-    stream = StreamEncoder()
-    json_tables: set = set()
-    differ, json_text, checked, written = [], [], 0, []
-    for ev in events:
-        original = data[ev["position"]:ev["position"] + ev["event_size"]]
-        if ev["type_code"] == T.TABLE_MAP_EVENT and JSON_TYPE in ev["body"]["column_types"]:
-            json_tables.add(str(ev["body"]["table_id"]))
-        if ev["type_code"] not in ROWS_TYPES:
-            written.append(stream.encode(ev))
-            continue
-        columns = _bitmap_padding(data, raws[ev["position"]])
-        results = [encode_event({**ev, "body": {**ev["body"], "bitmap_padding": {**columns, "null": null}}},
-                                stream.ctx, stream.position) for null in _NULL_PADDINGS]
-        checked += 1
-        got = original if original in results else results[0]
-        stream.skip(len(got))
-        written.append(got)
-        if got != original:
-            (json_text if str(ev["body"]["table_id"]) in json_tables else differ).append(ev)
-    if _dev_tree(src):
-        return
-    assert not differ, f"{len(differ)} of {checked} rows events differ: {[e['position'] for e in differ][:10]}"
-    if json_text:
-        again = {e.position: e.body for e in decode_bytes(b"\xfebin" + b"".join(written))}
-        offsets = {id(ev): None for ev in json_text}
-        pos = 4
-        for ev, chunk in zip(events, written):
-            if id(ev) in offsets:
-                body = dict(again[pos])
-                assert body["rows"] == ev["body"]["rows"], f"{ev['type']} @{ev['position']}"
-            pos += len(chunk)

@@ -352,4 +352,19 @@ def test_random_table_map_raises_only_binlog_errors(data):
 def test_read_image_all_null():
     plan = RowPlan([table_map.Column(0, 3, 0, True, 3, 0)])
     image, pos = read_image(b"\x01", 0, 1, plan.select(1))
-    assert image == {"null_bitmap": "1", "values": [None]} and pos == 1
+    assert image == {"null_bitmap": "1", "values": [None], "null_padding": 0} and pos == 1
+    image, _ = read_image(b"\xff", 0, 1, plan.select(1))
+    assert image["null_padding"] == 0x7F  # the seven padding bits, kept for the rows decoder
+
+
+def test_rows_body_reports_bitmap_padding():
+    """Padding bits past the last column: the columns bitmap's as read, the null bitmaps' as one
+    word when every image agrees, else per image (the encoder needs them to write the bytes)."""
+    ctx = _ctx()
+    _decode(_table_map_body(bytes([3]), b""), E.TABLE_MAP_EVENT, ctx)  # one INT column
+    agree = _decode(_write_rows(7, 1, b"\xfe\x05\x00\x00\x00" * 2), E.WRITE_ROWS_EVENT, ctx)
+    assert agree["bitmap_padding"] == {"columns": 0x7F, "null": "set"}
+    assert agree["rows"] == [{"null_bitmap": "0", "values": [5]}] * 2
+    mixed = _decode(_write_rows(7, 1, b"\xfe\x05\x00\x00\x00\x00\x06\x00\x00\x00"), E.WRITE_ROWS_EVENT, ctx)
+    assert "null" not in mixed["bitmap_padding"]
+    assert [r["null_padding"] for r in mixed["rows"]] == [0x7F, 0]

@@ -142,7 +142,8 @@ class RowPlan:
 
 def read_image(buf: bytes, pos: int, end: int, readers: list[ValueReader]) -> tuple[dict[str, Any], int]:
     """One row image: the null bitmap over the present columns, then each non-NULL value.
-    Returns the canonical image and the position after it."""
+    Returns the canonical image and the position after it. The bitmap's padding bits, when it
+    has any, are kept as "null_padding" (shifted down) for the rows decoder to summarise."""
     n = len(readers)
     nb = (n + 7) >> 3
     if pos + nb > end:
@@ -159,8 +160,11 @@ def read_image(buf: bytes, pos: int, end: int, readers: list[ValueReader]) -> tu
             v, pos = rd(buf, pos, end)
             append(v)
         bit <<= 1
-    return {"null_bitmap": format(nulls & ((1 << n) - 1), f"0{n}b")[::-1] if n else "",
-            "values": values}, pos
+    image = {"null_bitmap": format(nulls & ((1 << n) - 1), f"0{n}b")[::-1] if n else "",
+             "values": values}
+    if n & 7:  # the bitmap's last byte has padding bits; oracle/events/rows.py summarises them
+        image["null_padding"] = nulls >> n
+    return image, pos
 
 
 def relocate(e: BinlogError, origin: int) -> BinlogError:

@@ -10,6 +10,12 @@ columns followed by the non-NULL values. Partial_update_rows after-images start 
 value_options (packed) and, when PARTIAL_JSON_UPDATES is set, one bit per JSON column of the
 table saying which hold a diff list. MariaDB's compressed events compress only the rows part.
 
+Bitmaps fill whole bytes; servers fill the padding bits past the last column differently (and
+now and then against their own habit), so the body reports them in "bitmap_padding": the
+columns bitmaps' padding ("columns", "columns_after"), shifted down, and the row null bitmaps'
+("null": "set" or "clear", or per image "null_padding" when the images disagree). They matter
+only to a byte-exact re-encoding (oracle/encode); parser comparisons ignore them.
+
 Pre-GA events (20-22, 5.1 betas) have the v1 layout; their update image pairs both use the one
 columns bitmap they carry.
 """
@@ -28,6 +34,7 @@ from ..values import binary, integer
 from .table_map import TableMap, read_table_id
 
 ROWS_HEADER_LEN_V2 = 10
+NULL_PADDING = "null_padding"
 PARTIAL_JSON_UPDATES = 1
 
 WRITE, UPDATE, DELETE = "write", "update", "delete"
@@ -124,6 +131,9 @@ def decode(r: Reader, ctx: DecodeContext, header: Header) -> dict[str, Any]:
         body["columns_before_image"] = bitmap_text(cols, width)
     if kind != DELETE:
         body["columns_after_image"] = bitmap_text(cols_ai, width)
+    padding = body["bitmap_padding"] = {"columns": cols >> width}
+    if code in TWO_BITMAPS:
+        padding["columns_after"] = cols_ai >> width
     table = ctx.tables.get(table_id)
     if table is None:
         raise BadEventBody(r.offset, f"table_id {table_id} has no Table_map before it")
@@ -144,7 +154,34 @@ def decode(r: Reader, ctx: DecodeContext, header: Header) -> dict[str, Any]:
                              code == E.PARTIAL_UPDATE_ROWS_EVENT)
     except BinlogError as e:
         raise (relocate(e, origin) if origin else e) from None
+    null = summarise_null_padding(_images(body["rows"], kind))
+    if null:
+        padding["null"] = null
     return body
+
+
+def _images(rows: list[Any], kind: str) -> list[dict[str, Any]]:
+    if kind != UPDATE:
+        return rows
+    return [image for pair in rows for image in (pair["before_image"], pair["after_image"])]
+
+
+def summarise_null_padding(images: list[dict[str, Any]]) -> str | None:
+    """The row null bitmaps' padding bits as one word for the event when every image that has
+    any agrees: "clear" (MySQL 8.0+) or "set" (MySQL 5.x and MariaDB start each byte at 0xff);
+    their per-image "null_padding" is then dropped. Otherwise each image keeps its own."""
+    padded = [image for image in images if NULL_PADDING in image]
+    if not padded:
+        return None
+    if all(image[NULL_PADDING] == 0 for image in padded):
+        word = "clear"
+    elif all(image[NULL_PADDING] == (1 << (-len(image["values"]) % 8)) - 1 for image in padded):
+        word = "set"
+    else:
+        return None
+    for image in padded:
+        del image[NULL_PADDING]
+    return word
 
 
 def _plan(table: TableMap) -> RowPlan:

@@ -4,10 +4,11 @@ ctx.tables; width and var_header_len are recomputed.
 
 Bitmap padding: the canonical bitmaps (columns, and each row image's null bitmap) have one
 character per column, but the bytes have whole-byte padding that servers fill differently
-(MySQL 5.x and MariaDB set the row null-bitmap padding, MySQL 8+ clears it). An optional
-body["bitmap_padding"] = {"columns": int, "columns_after": int, "null": int} (the padding bits,
-shifted down) states them; a row image's own "null_padding" overrides "null". Without them
-the choice the server of the format in force was seen to make is written."""
+(MySQL 5.x and MariaDB set the row null-bitmap padding, MySQL 8+ clears it). The decoder reports
+it in body["bitmap_padding"] = {"columns": int, "columns_after": int (the padding bits, shifted
+down), "null": "set" | "clear"}; a row image's own "null_padding" (int) overrides "null". What
+is absent (a body built from scratch) is written as the server of the format in force was seen
+to write it."""
 from __future__ import annotations
 
 from typing import Any
@@ -60,6 +61,18 @@ def default_null_padding(fmt: FormatDescription) -> int | None:
     return 0 if fmt.flavor == "mysql" and fmt.version_tuple >= (8, 0, 0) else None
 
 
+_NULL_PADDING_WORDS = {"set": None, "clear": 0}
+
+
+def _null_padding(word: Any, fmt: FormatDescription) -> int | None:
+    """The row null-bitmap padding for write_image: None sets every padding bit."""
+    if word is None:
+        return default_null_padding(fmt)
+    if word not in _NULL_PADDING_WORDS:
+        raise EncodeError(f'bitmap_padding "null" is {word!r}, not "set" or "clear"')
+    return _NULL_PADDING_WORDS[word]
+
+
 class _Plan:
     """Writers for one table's columns, cached on the TableMap like the decoder's RowPlan."""
 
@@ -107,7 +120,7 @@ def encode(body: dict[str, Any], ctx: EncodeContext, head: EventHead) -> bytes:
     if plan is None:
         plan = _Plan(table.columns)
     rows = _rows(body["rows"], plan, kind, cols, cols_ai, code == E.PARTIAL_UPDATE_ROWS_EVENT,
-                 padding.get("null", default_null_padding(fmt)))
+                 _null_padding(padding.get("null"), fmt))
     return w.raw(mariadb_compress(rows) if code in COMPRESSED else rows).bytes()
 
 
