@@ -509,6 +509,13 @@ def test_binary_json_uses_the_large_form_only_when_needed_and_keeps_decimals() -
     assert to_json_text(decode_jsonb(document_bytes('{"e": 9.00, "f": 1.5}'))) == '{"e": 9.00, "f": 1.5}'
 
 
+def test_binary_json_integers_take_the_form_mysqls_parser_gives_them() -> None:
+    # rapidjson hands a non-negative number past 32 bits over as uint64 (MySQL keeps it UINT64);
+    # 2**32 - 1 and negative numbers are Json_int, in the narrowest of int16/int32/int64.
+    b = document_bytes("[4294967296, 4294967295, -4294967296, 9223372036854775807]")
+    assert [b[5 + 3 * i] for i in range(4)] == [0x0A, 0x09, 0x09, 0x0A]
+
+
 def test_json_diff_list_round_trips() -> None:
     from oracle.codecs.jsondiff import decode_json_diffs, diffs_to_canonical
     diffs = {"type": "json_diff", "value": [

@@ -7,8 +7,9 @@ other opaque values print as strings, and a document a partial update left with 
 like a fresh one. The text is therefore written the way MySQL serializes a fresh document
 (json_binary.cc serialize_json_value): keys sorted by length then bytes, each container small
 (2-byte offsets) unless it needs the large form, integers in the narrowest of int16/int32/int64
-(uint64 past int64), doubles, strings with a 7-bits-per-byte length, literals and small integers
-inlined in their value entry; a number a double would print differently is a DECIMAL. Dates and
+(uint64 past 32 bits, as MySQL's parser hands those over), doubles, strings with a
+7-bits-per-byte length, literals and small integers inlined in their value entry; a number a
+double would print differently is a DECIMAL. Dates and
 other opaque values are written as the strings they print as, so such a document decodes to the
 same canonical text but not to the same bytes. A value the decoder kept as raw bytes ({"type": "jsonb"}) is
 written from them.
@@ -60,6 +61,12 @@ def _varlen(n: int) -> bytes:
             return bytes(out)
 
 
+# MySQL's parser (rapidjson) reports a non-negative number past 32 bits as uint64, kept as such
+# (Json_uint: always UINT64 there); every other integer is a Json_int, in its narrowest form.
+_SIGNED_FORMS = ((INT16, "<h"), (INT32, "<i"), (INT64, "<q"))
+_UNSIGNED_FORMS = ((UINT64, "<Q"),)
+
+
 def _scalar(v: Any) -> tuple[int, bytes]:
     """(type byte, bytes) of a non-container value."""
     if v is None or isinstance(v, bool):
@@ -69,7 +76,7 @@ def _scalar(v: Any) -> tuple[int, bytes]:
             return DOUBLE, struct.pack("<d", float(v))
         return _decimal(v)
     if isinstance(v, int):
-        for code, fmt in ((INT16, "<h"), (INT32, "<i"), (INT64, "<q"), (UINT64, "<Q")):
+        for code, fmt in (_UNSIGNED_FORMS if v > 0xFFFFFFFF else _SIGNED_FORMS):
             try:
                 return code, struct.pack(fmt, v)
             except struct.error:
