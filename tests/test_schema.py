@@ -97,6 +97,10 @@ INVALID = {
     "decimal tag with exponent": lambda e: e["body"].update(x={"type": "decimal", "value": "1e5"}),
     "nested bad tag": lambda e: e["body"].update(x=[{"y": {"type": "int", "value": 5}}]),
     "float tag with a number": lambda e: e["body"].update(x={"type": "double", "value": "1.5"}),
+    "json opaque entry without data": lambda e: e["body"].update(
+        x={"type": "json", "value": "[1.5]", "opaque": [{"path": [0], "field_type": 246}]}),
+    "json opaque field type past a byte": lambda e: e["body"].update(
+        x={"type": "json", "value": "[1.5]", "opaque": [{"path": [0], "field_type": 256, "data": "0201"}]}),
 }
 
 
@@ -119,6 +123,8 @@ def test_tagged_values_of_every_kind_are_accepted():
         {"type": "date", "value": "0000-00-00"}, {"type": "time", "value": "-838:59:59.000000"},
         {"type": "datetime", "value": "2024-02-29 12:34:56.000001"},
         {"type": "timestamp", "value": "1709210096.789"}, {"type": "json", "value": "[1, 2]"},
+        {"type": "json", "value": '{"d": "2012-03-18"}',
+         "opaque": [{"path": ["d"], "field_type": 10, "data": "0000000000e48b19"}]},
         {"type": "json_diff", "value": [{"op": "JSON_REPLACE", "path": "$.a", "value": 1}]},
         None, True, 1.5, "text", {"plain": {"type": 2, "name": "x"}},
     ]

@@ -20,7 +20,7 @@ column's real type code) and reuses it for every row. Canonical value forms (val
 | STRING with real type ENUM 247             | integer member index (1-based; 0 = the empty error value)  |
 | STRING with real type SET 248              | integer bitmask of members (up to 64), tagged beyond 2**53  |
 | GEOMETRY 255, VECTOR 242                   | {"type":"bytes","value":hex} (SRID+WKB; float32 array)      |
-| JSON 245                                   | {"type":"json","value":"{\\"a\\": 1}"} (MySQL's JSON text)   |
+| JSON 245                                   | {"type":"json","value":"{\\"a\\": 1}"} (MySQL's JSON text); with opaque values also "opaque":[{"path":[...],"field_type":10,"data":hex}] |
 | JSON 245 in a partial after-image          | {"type":"json_diff","value":[{"operation":"REPLACE","path":"$.a","value":{...}}]} |
 | VARCHAR_COMPRESSED 140, BLOB_COMPRESSED 141 (MariaDB) | {"type":"bytes","value":hex} as stored (compressed) |
 

@@ -17,7 +17,9 @@ exponentially) exhausts it. Errors are the typed BinlogErrors, at absolute offse
 Rendering follows Json_wrapper::to_string: `{"k": v, ...}` and `[a, b]` with ", " and ": ", keys in
 stored order, doubles as my_gcvt prints them (plus ".0" when neither '.' nor 'e' appears),
 date/time as my_TIME_to_str with 6 fraction digits, DECIMAL as decimal2string, other opaque values
-as "base64:type<N>:<base64>" with MySQL's line breaks every 76 characters.
+as "base64:type<N>:<base64>" with MySQL's line breaks every 76 characters. That text does not
+keep an opaque value's field type and bytes (a DECIMAL's declared precision, say), so the
+canonical value lists them beside it ("opaque", see opaque_entries) for the encoder.
 """
 from __future__ import annotations
 
@@ -90,10 +92,12 @@ class JsonValue:
            int/uint -> int; double -> float; string/opaque -> bytes;
            decimal/date/time/datetime/timestamp -> their MySQL text; literals -> None
     field_type: the MySQL column type of an opaque (and decimal/temporal) value, else 0
+    raw: the stored bytes of such a value (after its length), which its text does not keep
     """
     kind: str
     value: Any = None
     field_type: int = 0
+    raw: bytes = b""
 
 
 NULL = JsonValue("null")
@@ -109,7 +113,7 @@ class _Sink:
     literals: dict[int, Any]  # literal byte -> value
     string: Callable[[bytes], Any]
     opaque: Callable[[int, bytes], Any]  # (MySQL field type, bytes) of a value kept as bytes
-    special: Callable[[str, str, int], Any]  # (kind, text, MySQL field type): decimal/date/time...
+    special: Callable[[str, str, int, bytes], Any]  # (kind, text, field type, bytes): decimal/date...
 
 
 def decode_jsonb(data: bytes, offset: int = 0) -> JsonValue:
@@ -122,32 +126,41 @@ def decode_jsonb_at(buf: bytes, start: int, end: int, origin: int = 0) -> JsonVa
     """decode_jsonb over buf[start:end] without copying it; errors are at origin + buffer index."""
     if end <= start:
         return NULL
-    return _decode(buf, start, end, origin, _MODEL)
+    return _decode(buf, start, end, origin, _MODEL)[0]
 
 
 def canonical_at(buf: bytes, start: int, end: int, origin: int = 0) -> dict[str, Any]:
-    """to_canonical(decode_jsonb_at(...)), the text written while decoding (no model built)."""
+    """to_canonical(decode_jsonb_at(...)), the text written while decoding (no model built).
+    Only a document the text pass saw an opaque value in is decoded again, as the model, for
+    the opaque list: the common document pays nothing for it."""
     if end <= start:
         return {"type": "json", "value": "null"}
-    return _canonical(_decode(buf, start, end, origin, _TEXT))
+    raw, saw_opaque = _decode(buf, start, end, origin, _TEXT)
+    canonical = _canonical(raw)
+    if not saw_opaque:
+        return canonical
+    return _with_opaque(canonical, decode_jsonb_at(buf, start, end, origin))
 
 
-def _decode(buf: bytes, start: int, end: int, origin: int, sink: _Sink) -> Any:
+def _decode(buf: bytes, start: int, end: int, origin: int, sink: _Sink) -> tuple[Any, bool]:
+    """What the sink built of the document, and whether it held an opaque value."""
     if type(buf) is not bytes:  # slices of an mmap or bytearray: work on one bytes copy
         buf, origin, start, end = bytes(buf[start:end]), origin + start, 0, end - start
     st = _Walk(origin, end - start, sink)
-    return _reader(buf[start], start + 1, st)(buf, start + 1, end - start - 1, 0, st)
+    return _reader(buf[start], start + 1, st)(buf, start + 1, end - start - 1, 0, st), st.opaque
 
 
 class _Walk:
     """One document's decoding state. Every child, key byte and string byte spends one unit of
-    the budget (the document size), so aliased offsets cannot make the work explode."""
-    __slots__ = ("origin", "budget", "sink")
+    the budget (the document size), so aliased offsets cannot make the work explode. `opaque`
+    says whether an opaque value was read (only those documents need the opaque list)."""
+    __slots__ = ("origin", "budget", "sink", "opaque")
 
     def __init__(self, origin: int, budget: int, sink: _Sink) -> None:
         self.origin = origin
         self.budget = budget
         self.sink = sink
+        self.opaque = False
 
 
 def _overspent(st: _Walk, pos: int) -> BadEventBody:
@@ -236,11 +249,12 @@ def _opaque(buf: bytes, pos: int, avail: int, depth: int, st: _Walk) -> Any:
     _span(pos, 1 + n + length, avail, st, "JSON opaque value")
     start = pos + 1 + n
     field_type, data = buf[pos], buf[start:start + length]
+    st.opaque = True
     special = _SPECIAL.get(field_type)
     if special is None:
         return st.sink.opaque(field_type, data)
     kind, text = special
-    return st.sink.special(kind, text(data, st.origin + start), field_type)
+    return st.sink.special(kind, text(data, st.origin + start), field_type, data)
 
 
 def _reader(type_code: int, pos: int, st: _Walk) -> Callable[..., Any]:
@@ -371,7 +385,7 @@ _MODEL = _Sink(
     fixed={t: partial(JsonValue, kind) for t, (kind, _, _) in _SCALARS.items()},
     literals={b: JsonValue(kind) for b, kind in _LITERALS.items()},
     string=partial(JsonValue, "string"),
-    opaque=lambda field_type, data: JsonValue("opaque", data, field_type),
+    opaque=lambda field_type, data: JsonValue("opaque", data, field_type, data),
     special=JsonValue,
 )
 
@@ -507,8 +521,38 @@ def to_canonical(value: JsonValue) -> dict[str, Any]:
     """The canonical model's form: {"type": "json", "value": <JSON text>}. The text is the quoted
     form (a top-level string keeps its quotes, as SELECT shows it), so the JSON string "1" and the
     number 1 stay distinct; inside containers it is identical to mysqlbinlog's. A document whose
-    strings are not UTF-8 (only a corrupt one) is {"type": "json_bytes", "value": <hex>}."""
-    return _canonical(to_json_bytes(value, True))
+    strings are not UTF-8 (only a corrupt one) is {"type": "json_bytes", "value": <hex>}.
+    A document holding opaque values also has "opaque": see opaque_entries."""
+    return _with_opaque(_canonical(to_json_bytes(value, True)), value)
+
+
+def opaque_entries(value: JsonValue) -> list[dict[str, Any]]:
+    """Every opaque scalar of the document in document order, as {"path": [key | index, ...],
+    "field_type": <MySQL type byte>, "data": <hex>}: what the text loses (a date's field type,
+    a DECIMAL's declared precision, the bytes of base64:typeNN), so the encoder can write the
+    document back byte for byte. [] is the path of the document itself."""
+    out: list[dict[str, Any]] = []
+    _collect_opaque(value, [], out)
+    return out
+
+
+def _collect_opaque(v: JsonValue, path: list[str | int], out: list[dict[str, Any]]) -> None:
+    if v.kind == "object":
+        for key, member in v.value:
+            _collect_opaque(member, path + [key.decode("utf-8", "surrogateescape")], out)
+    elif v.kind == "array":
+        for i, item in enumerate(v.value):
+            _collect_opaque(item, path + [i], out)
+    elif v.field_type:
+        out.append({"path": path, "field_type": v.field_type, "data": v.raw.hex()})
+
+
+def _with_opaque(canonical: dict[str, Any], value: JsonValue) -> dict[str, Any]:
+    """canonical with the document's opaque list, when it has one (json_bytes never does)."""
+    if canonical["type"] != "json":
+        return canonical
+    entries = opaque_entries(value)
+    return {**canonical, "opaque": entries} if entries else canonical
 
 
 def _canonical(raw: bytes) -> dict[str, Any]:
@@ -529,7 +573,7 @@ def _text_object(keys: list[bytes], values: list[bytes]) -> bytes:
     return b"{" + b", ".join(members) + b"}"
 
 
-def _text_special(kind: str, text: str, field_type: int) -> bytes:
+def _text_special(kind: str, text: str, field_type: int, data: bytes) -> bytes:
     raw = text.encode()
     return quote_json_string(raw) if kind in STRING_LIKE else raw
 

@@ -7,18 +7,23 @@ other opaque values print as strings, and a document a partial update left with 
 like a fresh one. The text is therefore written the way MySQL serializes a fresh document
 (json_binary.cc serialize_json_value): keys sorted by length then bytes, each container small
 (2-byte offsets) unless it needs the large form, integers in the narrowest of int16/int32/int64
-(uint64 past int64), doubles, strings with a 7-bits-per-byte length, literals and small integers
-inlined in their value entry; a number a double would print differently is a DECIMAL. Dates and
-other opaque values are written as the strings they print as, so such a document decodes to the
-same canonical text but not to the same bytes. A value the decoder kept as raw bytes ({"type": "jsonb"}) is
-written from them.
+(uint64 past 32 bits, as MySQL's parser hands those over), doubles, strings with a
+7-bits-per-byte length, literals and small integers inlined in their value entry; a number a
+double would print differently is a DECIMAL.
+
+Opaque values (dates, times, decimals, "base64:typeNN:" values) print as strings or numbers that
+do not say their field type or (for a DECIMAL) declared precision. The decoder lists them beside
+the text ("opaque": path, field type and data hex of each); each listed path is written as that
+opaque value, so a document MySQL wrote encodes to its own bytes. Without the list (a value built
+from scratch) they are written as the strings they print as, which decode to the same text only.
+A value the decoder kept as raw bytes ({"type": "jsonb"}) is written from them.
 """
 from __future__ import annotations
 
 import json
 import re
 import struct
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..codecs.decimal import MAX_PRECISION, MAX_SCALE
 from ..codecs.jsonb import format_double
@@ -47,7 +52,17 @@ def _decimal(text: str) -> tuple[int, bytes]:
     if precision > MAX_PRECISION or len(frac) > MAX_SCALE:
         return DOUBLE, struct.pack("<d", float(text))
     data = bytes([precision, len(frac)]) + encode_decimal(text, precision, len(frac))
-    return OPAQUE, bytes([NEWDECIMAL]) + _varlen(len(data)) + data
+    return _opaque(_Opaque(NEWDECIMAL, data))
+
+
+class _Opaque(NamedTuple):
+    """An opaque value: a MySQL field type and the bytes MySQL stores for it."""
+    field_type: int
+    data: bytes
+
+
+def _opaque(v: _Opaque) -> tuple[int, bytes]:
+    return OPAQUE, bytes([v.field_type]) + _varlen(len(v.data)) + v.data
 
 
 def _varlen(n: int) -> bytes:
@@ -60,6 +75,12 @@ def _varlen(n: int) -> bytes:
             return bytes(out)
 
 
+# MySQL's parser (rapidjson) reports a non-negative number past 32 bits as uint64, kept as such
+# (Json_uint: always UINT64 there); every other integer is a Json_int, in its narrowest form.
+_SIGNED_FORMS = ((INT16, "<h"), (INT32, "<i"), (INT64, "<q"))
+_UNSIGNED_FORMS = ((UINT64, "<Q"),)
+
+
 def _scalar(v: Any) -> tuple[int, bytes]:
     """(type byte, bytes) of a non-container value."""
     if v is None or isinstance(v, bool):
@@ -69,7 +90,7 @@ def _scalar(v: Any) -> tuple[int, bytes]:
             return DOUBLE, struct.pack("<d", float(v))
         return _decimal(v)
     if isinstance(v, int):
-        for code, fmt in ((INT16, "<h"), (INT32, "<i"), (INT64, "<q"), (UINT64, "<Q")):
+        for code, fmt in (_UNSIGNED_FORMS if v > 0xFFFFFFFF else _SIGNED_FORMS):
             try:
                 return code, struct.pack(fmt, v)
             except struct.error:
@@ -78,6 +99,8 @@ def _scalar(v: Any) -> tuple[int, bytes]:
     if isinstance(v, str):
         b = v.encode("utf-8", "surrogateescape")
         return STRING, _varlen(len(b)) + b
+    if isinstance(v, _Opaque):
+        return _opaque(v)
     raise EncodeError(f"{v!r} is not a JSON value")
 
 
@@ -139,24 +162,89 @@ def _layout(items: list[Any], is_object: bool, large: bool) -> bytes | None:
     return n.to_bytes(osz, "little") + pos.to_bytes(osz, "little") + key_entries + value_entries + tail
 
 
-def document_bytes(text: str) -> bytes:
-    """The binary JSON of a document given as MySQL's JSON text."""
+def document_bytes(text: str, opaque: list[dict[str, Any]] | None = None) -> bytes:
+    """The binary JSON of a document given as MySQL's JSON text; the values at the paths of
+    `opaque` (the decoder's list) are written as those opaque values."""
     try:
         doc = json.loads(text, object_pairs_hook=_Object, parse_float=_Double)
     except ValueError:
         doc = text  # a top-level string, printed bare
     except RecursionError:
         raise EncodeError("JSON document nested too deeply") from None
+    if opaque:
+        doc = _place(doc, _opaque_tree(opaque))
     code, data = _value(doc)
     return bytes([code]) + data
 
 
+_Tree = dict[Any, Any]  # path step (key or index) -> _Tree, or the _Opaque that goes there
+
+
+def _opaque_entry(entry: dict[str, Any]) -> tuple[list[str | int], _Opaque]:
+    """One entry of the decoder's opaque list: its path and its value."""
+    try:
+        path = list(entry["path"])
+        leaf = _Opaque(int(entry["field_type"]), bytes.fromhex(entry["data"]))
+    except (KeyError, TypeError, ValueError) as e:
+        raise EncodeError(f"{entry!r} is not an opaque list entry") from e
+    if not all(isinstance(step, (str, int)) for step in path):
+        raise EncodeError(f"opaque path {path} has a step that is no key or index")
+    if not 0 <= leaf.field_type <= 0xFF:
+        raise EncodeError(f"opaque field type {leaf.field_type} is not a byte")
+    return path, leaf
+
+
+def _opaque_tree(entries: list[dict[str, Any]]) -> _Tree | _Opaque:
+    """The opaque list as nested steps, so one walk places them all (a big list stays linear)."""
+    root: _Tree = {}
+    for path, leaf in map(_opaque_entry, entries):
+        if not path:
+            if len(entries) != 1:
+                raise EncodeError("an opaque document holds no other opaque value")
+            return leaf
+        node = root
+        for step in path[:-1]:
+            node = node.setdefault(step, {})
+            if not isinstance(node, dict):
+                raise EncodeError(f"opaque path {path} runs through another opaque value")
+        if path[-1] in node:
+            raise EncodeError(f"opaque path {path} is listed twice or holds another")
+        node[path[-1]] = leaf
+    return root
+
+
+def _place(doc: Any, tree: _Tree | _Opaque) -> Any:
+    """doc (as json.loads built it) with the tree's opaque values in place of what it shows."""
+    if isinstance(tree, _Opaque):
+        return tree
+    if isinstance(doc, _Object):
+        at = {k: i for i, (k, _) in enumerate(doc)}
+        for key, sub in tree.items():
+            i = _step(at.get(key) if isinstance(key, str) else None, key)
+            doc[i] = (key, _place(doc[i][1], sub))
+    elif isinstance(doc, list):
+        for index, sub in tree.items():
+            i = _step(index if type(index) is int and 0 <= index < len(doc) else None, index)
+            doc[i] = _place(doc[i], sub)
+    else:
+        _step(None, next(iter(tree)))
+    return doc
+
+
+def _step(i: int | None, step: Any) -> int:
+    """The position a path step names in its container; EncodeError if it names none."""
+    if i is None:
+        raise EncodeError(f"opaque path step {step!r} is not in the document")
+    return i
+
+
 def json_value_bytes(v: Any) -> bytes:
-    """A JSON column's canonical value: {"type": "json", "value": text} or raw {"type": "jsonb"}."""
+    """A JSON column's canonical value: {"type": "json", "value": text, "opaque": [...]} (the
+    list optional) or raw {"type": "jsonb"}."""
     if isinstance(v, dict) and v.get("type") == "jsonb":
         return bytes.fromhex(v["value"])
     if isinstance(v, dict) and v.get("type") == "json":
-        return document_bytes(v["value"])
+        return document_bytes(v["value"], v.get("opaque"))
     raise EncodeError(f"{v!r} is not a JSON column value")
 
 
