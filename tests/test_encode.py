@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import json
 
 from oracle.codecs.decimal import decode_decimal
-from oracle.codecs.jsonb import decode_jsonb, to_json_text
+from oracle.codecs.jsonb import canonical_at, decode_jsonb, to_json_text
 from oracle.codecs.types import ColumnType as CT
 from oracle.codecs.temporal import datetime2_reader, time2_reader, timestamp2_reader
 from oracle.decoder import decode_bytes
@@ -511,11 +511,20 @@ def test_binary_json_uses_the_large_form_only_when_needed_and_keeps_decimals() -
     assert to_json_text(decode_jsonb(document_bytes('{"e": 9.00, "f": 1.5}'))) == '{"e": 9.00, "f": 1.5}'
 
 
-def test_binary_json_integers_take_the_form_mysqls_parser_gives_them() -> None:
-    # rapidjson hands a non-negative number past 32 bits over as uint64 (MySQL keeps it UINT64);
-    # 2**32 - 1 and negative numbers are Json_int, in the narrowest of int16/int32/int64.
-    b = document_bytes("[4294967296, 4294967295, -4294967296, 9223372036854775807]")
-    assert [b[5 + 3 * i] for i in range(4)] == [0x0A, 0x09, 0x09, 0x0A]
+def test_binary_json_integers_are_signed_unless_listed_unsigned() -> None:
+    # Json_int and Json_uint each take their narrowest form; the text cannot tell them apart
+    # (MySQL's parser makes 4294967296 a Json_uint, JSON_ARRAY(4294967296) a Json_int), so the
+    # decoder's "unsigned" list says which; from scratch only a value past int64 is unsigned.
+    text = "[4294967296, 65535, 7, 9223372036854775808]"
+    types = [document_bytes(text)[5 + 3 * i] for i in range(4)]
+    assert types == [0x09, 0x07, 0x05, 0x0A]  # INT64, INT32, INT16 (inlined), UINT64
+    listed = document_bytes(text, unsigned=[[0], [1], [2], [3]])
+    assert [listed[5 + 3 * i] for i in range(4)] == [0x0A, 0x06, 0x06, 0x0A]  # UINT64, UINT16 x2
+    assert canonical_at(listed, 0, len(listed))["unsigned"] == [[0], [1], [2], [3]]
+    with pytest.raises(EncodeError):
+        document_bytes(text, unsigned=[[4]])
+    with pytest.raises(EncodeError):
+        document_bytes('[-1]', unsigned=[[0]])
 
 
 def test_json_diff_list_round_trips() -> None:

@@ -5,14 +5,12 @@ present, the server samples in /tmp/sample-binlogs are decoded with the oracle a
 with oracle.encode; the bytes must equal the file's (for a deliberately broken file: the part
 before the event the decoder rejects).
 
-Exceptions, each with its reason:
-- ROWS_GAP: JSON documents are canonical text, in which opaque values (dates, decimals, ...)
-  print as strings; rows events (and the Transaction_payloads holding them) with such documents
-  may differ. Every other event must not (test_every_event_round_trips). Files listed in
-  ROWS_GAP_FILES / CORPUS_GAP_FILES do differ today (strict xfail: when the gap closes the test
-  says so and the entry goes).
-- DEV_TREE: a 5.2 development-tree file whose Xid and Begin_load_query events carry bytes no
-  released server writes and the decoder skips by design (tests/external.py EITHER).
+Every event of every file is identical, rows included: the canonical rows body carries the
+bitmap padding bits and JSON documents list their opaque values, the two details that text
+alone does not pin down (docs/canonical-model.md). One exception, with its reason:
+- DEV_TREE: a 5.2 development-tree file whose event numbering is not any release's: what it
+  calls Xid and Begin_load_query carry bytes no released server writes (a Table_map's, a longer
+  post-header), which the decoder skips as servers do (tests/external.py EITHER).
 """
 from __future__ import annotations
 
@@ -25,24 +23,12 @@ import pytest
 from oracle.decoder import decode_bytes
 from oracle.encode import EncodeError, StreamEncoder, encode_binlog
 from oracle.errors import BinlogError
-from oracle.event_types import EventType as T
-from oracle.events import ROWS_TYPES
 
 from .external import manifest
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = Path("/tmp/sample-binlogs")
 
-ROWS_FAMILY = frozenset(ROWS_TYPES) | {T.TABLE_MAP_EVENT, T.TRANSACTION_PAYLOAD_EVENT}
-ROWS_GAP = "JSON documents holding opaque values (dates, decimals) print them as strings"
-ROWS_GAP_FILES = {"json-opaque.binlog"}
-# The committed corpus, listed exactly as the external files are (strict).
-CORPUS_GAP_FILES = {
-    "corpus/mysql-9.7/json--row/binlog.000001",
-    "corpus/mysql-9.7/json--row-compressed/binlog.000001",
-    "corpus/mysql-9.7/json--row-noblob/binlog.000001",
-    "corpus/mysql-9.7/json_partial--row-minimal/binlog.000001",
-}
 DEV_TREE = {"ver_5_1-wl2325_r.001": "5.2 development tree: Xid and Begin_load_query events carry "
                                     "bytes no released server writes, which the decoder skips"}
 
@@ -51,7 +37,6 @@ DEV_TREE = {"ver_5_1-wl2325_r.001": "5.2 development tree: Xid and Begin_load_qu
 class Source:
     path: Path
     name: str
-    strict_list: bool  # external and corpus files: the exception lists above are exact
 
     def __str__(self) -> str:
         return self.name
@@ -69,9 +54,9 @@ def _corpus_files() -> list[Path]:
 
 
 def _sources() -> list[Source]:
-    out = [Source(b.path, b.name, True) for b in manifest() if b.path.is_file()]
-    out += [Source(p, str(p.relative_to(REPO)), True) for p in _corpus_files()]
-    out += [Source(p, str(p.relative_to(SAMPLES)), False) for p in sorted(SAMPLES.glob("*/*.binlog"))]
+    out = [Source(b.path, b.name) for b in manifest() if b.path.is_file()]
+    out += [Source(p, str(p.relative_to(REPO))) for p in _corpus_files()]
+    out += [Source(p, f"samples/{p.relative_to(SAMPLES)}") for p in sorted(SAMPLES.glob("*/*.binlog"))]
     return out
 
 
@@ -93,14 +78,10 @@ def _dev_tree(src: Source) -> str | None:
     return next((why for suffix, why in DEV_TREE.items() if src.name.endswith(suffix)), None)
 
 
-def _in_gap_list(src: Source) -> bool:
-    return src.name in CORPUS_GAP_FILES or any(src.name.endswith(f) for f in ROWS_GAP_FILES)
-
-
 @pytest.mark.parametrize("src", SOURCES, ids=str)
 def test_every_event_round_trips(src: Source) -> None:
-    """Event by event: every event outside the rows family is byte-identical (the stream state
-    is kept across a rows event the encoder cannot reproduce)."""
+    """Event by event, so a difference names its event (the stream state is kept across an
+    event the encoder cannot reproduce)."""
     data = src.path.read_bytes()
     events, _ = _decoded(data)
     stream = StreamEncoder()
@@ -112,7 +93,7 @@ def test_every_event_round_trips(src: Source) -> None:
         except EncodeError as e:
             got = repr(e)
             stream.skip(len(original))
-        if got != original and ev["type_code"] not in ROWS_FAMILY:
+        if got != original:
             differ.append(f"{ev['type']} @{ev['position']}")
     if _dev_tree(src):
         assert {d.split()[0] for d in differ} <= {"XID_EVENT", "BEGIN_LOAD_QUERY_EVENT"}, differ
@@ -125,13 +106,8 @@ def test_file_round_trips(src: Source, request: pytest.FixtureRequest) -> None:
     data = src.path.read_bytes()
     events, end = _decoded(data)
     why = _dev_tree(src)
-    has_rows = any(e["type_code"] in ROWS_FAMILY for e in events)
     if why:  # differs by design (test_every_event_round_trips pins which events)
         request.applymarker(pytest.mark.xfail(reason=why, strict=True))
-    elif src.strict_list and _in_gap_list(src):
-        request.applymarker(pytest.mark.xfail(reason=ROWS_GAP, strict=True))
-    elif not src.strict_list and has_rows:
-        request.applymarker(pytest.mark.xfail(reason=ROWS_GAP, strict=False))
     try:
         out = encode_binlog(events)
     except EncodeError as e:
@@ -152,9 +128,7 @@ def test_sources_cover_the_external_binlogs() -> None:
     listed = [b for b in manifest() if b.path.is_file()]
     if not listed:
         pytest.skip("no external binlogs on this machine")
-    assert sum(s.strict_list and not s.name.startswith("corpus/") for s in SOURCES) == len(listed)
-    # Every ROWS_GAP_FILES / CORPUS_GAP_FILES / DEV_TREE entry names a real file (no stale entries).
-    names = [s.name for s in SOURCES if s.strict_list]
-    for entry in list(ROWS_GAP_FILES) + list(CORPUS_GAP_FILES) + list(DEV_TREE):
-        assert any(n.endswith(entry) for n in names), entry
+    assert sum(not s.name.startswith(("corpus/", "samples/")) for s in SOURCES) == len(listed)
+    for entry in DEV_TREE:  # no stale exception
+        assert any(s.name.endswith(entry) for s in SOURCES), entry
 

@@ -101,6 +101,8 @@ INVALID = {
         x={"type": "json", "value": "[1.5]", "opaque": [{"path": [0], "field_type": 246}]}),
     "json opaque field type past a byte": lambda e: e["body"].update(
         x={"type": "json", "value": "[1.5]", "opaque": [{"path": [0], "field_type": 256, "data": "0201"}]}),
+    "json unsigned path with a negative index": lambda e: e["body"].update(
+        x={"type": "json", "value": "[1]", "unsigned": [[-1]]}),
 }
 
 
@@ -125,6 +127,7 @@ def test_tagged_values_of_every_kind_are_accepted():
         {"type": "timestamp", "value": "1709210096.789"}, {"type": "json", "value": "[1, 2]"},
         {"type": "json", "value": '{"d": "2012-03-18"}',
          "opaque": [{"path": ["d"], "field_type": 10, "data": "0000000000e48b19"}]},
+        {"type": "json", "value": "[4294967296]", "unsigned": [[0]]},
         {"type": "json_diff", "value": [{"op": "JSON_REPLACE", "path": "$.a", "value": 1}]},
         None, True, 1.5, "text", {"plain": {"type": 2, "name": "x"}},
     ]

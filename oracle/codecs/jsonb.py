@@ -18,8 +18,9 @@ Rendering follows Json_wrapper::to_string: `{"k": v, ...}` and `[a, b]` with ", 
 stored order, doubles as my_gcvt prints them (plus ".0" when neither '.' nor 'e' appears),
 date/time as my_TIME_to_str with 6 fraction digits, DECIMAL as decimal2string, other opaque values
 as "base64:type<N>:<base64>" with MySQL's line breaks every 76 characters. That text does not
-keep an opaque value's field type and bytes (a DECIMAL's declared precision, say), so the
-canonical value lists them beside it ("opaque", see opaque_entries) for the encoder.
+keep an opaque value's field type and bytes (a DECIMAL's declared precision, say), nor whether an
+integer is MySQL's signed or unsigned JSON integer (JSON_TYPE's INTEGER or UNSIGNED INTEGER), so
+the canonical value lists them beside it ("opaque", "unsigned": see layout_entries) for the encoder.
 """
 from __future__ import annotations
 
@@ -131,36 +132,38 @@ def decode_jsonb_at(buf: bytes, start: int, end: int, origin: int = 0) -> JsonVa
 
 def canonical_at(buf: bytes, start: int, end: int, origin: int = 0) -> dict[str, Any]:
     """to_canonical(decode_jsonb_at(...)), the text written while decoding (no model built).
-    Only a document the text pass saw an opaque value in is decoded again, as the model, for
-    the opaque list: the common document pays nothing for it."""
+    Only a document the text pass saw an opaque value or unsigned integer in is decoded again,
+    as the model, for those lists: the common document pays nothing for them."""
     if end <= start:
         return {"type": "json", "value": "null"}
-    raw, saw_opaque = _decode(buf, start, end, origin, _TEXT)
+    raw, untold = _decode(buf, start, end, origin, _TEXT)
     canonical = _canonical(raw)
-    if not saw_opaque:
+    if not untold:
         return canonical
-    return _with_opaque(canonical, decode_jsonb_at(buf, start, end, origin))
+    return _with_layout(canonical, decode_jsonb_at(buf, start, end, origin))
 
 
 def _decode(buf: bytes, start: int, end: int, origin: int, sink: _Sink) -> tuple[Any, bool]:
-    """What the sink built of the document, and whether it held an opaque value."""
+    """What the sink built of the document, and whether it held a value whose type its text
+    does not tell (an opaque value or an unsigned integer)."""
     if type(buf) is not bytes:  # slices of an mmap or bytearray: work on one bytes copy
         buf, origin, start, end = bytes(buf[start:end]), origin + start, 0, end - start
     st = _Walk(origin, end - start, sink)
-    return _reader(buf[start], start + 1, st)(buf, start + 1, end - start - 1, 0, st), st.opaque
+    return _reader(buf[start], start + 1, st)(buf, start + 1, end - start - 1, 0, st), st.untold
 
 
 class _Walk:
     """One document's decoding state. Every child, key byte and string byte spends one unit of
-    the budget (the document size), so aliased offsets cannot make the work explode. `opaque`
-    says whether an opaque value was read (only those documents need the opaque list)."""
-    __slots__ = ("origin", "budget", "sink", "opaque")
+    the budget (the document size), so aliased offsets cannot make the work explode. `untold`
+    says whether a value whose type the text does not tell was read (only those documents need
+    the layout lists)."""
+    __slots__ = ("origin", "budget", "sink", "untold")
 
     def __init__(self, origin: int, budget: int, sink: _Sink) -> None:
         self.origin = origin
         self.budget = budget
         self.sink = sink
-        self.opaque = False
+        self.untold = False
 
 
 def _overspent(st: _Walk, pos: int) -> BadEventBody:
@@ -224,6 +227,8 @@ def _fixed(type_code: int, buf: bytes, pos: int, avail: int, depth: int, st: _Wa
     kind, width, unpack = _SCALARS[type_code]
     if avail < width:
         raise TruncatedEvent(st.origin + pos, f"JSON {kind} needs {width} bytes, {avail} left")
+    if kind == "uint":
+        st.untold = True
     return st.sink.fixed[type_code](unpack(buf, pos)[0])
 
 
@@ -249,7 +254,7 @@ def _opaque(buf: bytes, pos: int, avail: int, depth: int, st: _Walk) -> Any:
     _span(pos, 1 + n + length, avail, st, "JSON opaque value")
     start = pos + 1 + n
     field_type, data = buf[pos], buf[start:start + length]
-    st.opaque = True
+    st.untold = True
     special = _SPECIAL.get(field_type)
     if special is None:
         return st.sink.opaque(field_type, data)
@@ -522,37 +527,41 @@ def to_canonical(value: JsonValue) -> dict[str, Any]:
     form (a top-level string keeps its quotes, as SELECT shows it), so the JSON string "1" and the
     number 1 stay distinct; inside containers it is identical to mysqlbinlog's. A document whose
     strings are not UTF-8 (only a corrupt one) is {"type": "json_bytes", "value": <hex>}.
-    A document holding opaque values also has "opaque": see opaque_entries."""
-    return _with_opaque(_canonical(to_json_bytes(value, True)), value)
+    A document holding opaque values or unsigned integers also has "opaque" / "unsigned": see
+    layout_entries."""
+    return _with_layout(_canonical(to_json_bytes(value, True)), value)
 
 
-def opaque_entries(value: JsonValue) -> list[dict[str, Any]]:
-    """Every opaque scalar of the document in document order, as {"path": [key | index, ...],
-    "field_type": <MySQL type byte>, "data": <hex>}: what the text loses (a date's field type,
-    a DECIMAL's declared precision, the bytes of base64:typeNN), so the encoder can write the
-    document back byte for byte. [] is the path of the document itself."""
-    out: list[dict[str, Any]] = []
-    _collect_opaque(value, [], out)
-    return out
+def layout_entries(value: JsonValue) -> dict[str, list[Any]]:
+    """What the text loses, so the encoder can write the document back byte for byte, each list
+    in document order and only when not empty. "opaque": every opaque scalar as {"path": [key |
+    index, ...], "field_type": <MySQL type byte>, "data": <hex>} (a date's field type, a
+    DECIMAL's declared precision, the bytes of base64:typeNN); "unsigned": the path of every
+    integer stored unsigned (a Json_uint: JSON_TYPE says UNSIGNED INTEGER). [] is the path of
+    the document itself."""
+    out: dict[str, list[Any]] = {"opaque": [], "unsigned": []}
+    _collect(value, [], out)
+    return {name: entries for name, entries in out.items() if entries}
 
 
-def _collect_opaque(v: JsonValue, path: list[str | int], out: list[dict[str, Any]]) -> None:
+def _collect(v: JsonValue, path: list[str | int], out: dict[str, list[Any]]) -> None:
     if v.kind == "object":
         for key, member in v.value:
-            _collect_opaque(member, path + [key.decode("utf-8", "surrogateescape")], out)
+            _collect(member, path + [key.decode("utf-8", "surrogateescape")], out)
     elif v.kind == "array":
         for i, item in enumerate(v.value):
-            _collect_opaque(item, path + [i], out)
+            _collect(item, path + [i], out)
     elif v.field_type:
-        out.append({"path": path, "field_type": v.field_type, "data": v.raw.hex()})
+        out["opaque"].append({"path": path, "field_type": v.field_type, "data": v.raw.hex()})
+    elif v.kind == "uint":
+        out["unsigned"].append(path)
 
 
-def _with_opaque(canonical: dict[str, Any], value: JsonValue) -> dict[str, Any]:
-    """canonical with the document's opaque list, when it has one (json_bytes never does)."""
+def _with_layout(canonical: dict[str, Any], value: JsonValue) -> dict[str, Any]:
+    """canonical with the document's layout lists, when it has any (json_bytes never does)."""
     if canonical["type"] != "json":
         return canonical
-    entries = opaque_entries(value)
-    return {**canonical, "opaque": entries} if entries else canonical
+    return {**canonical, **layout_entries(value)}
 
 
 def _canonical(raw: bytes) -> dict[str, Any]:

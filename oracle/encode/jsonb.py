@@ -7,15 +7,16 @@ other opaque values print as strings, and a document a partial update left with 
 like a fresh one. The text is therefore written the way MySQL serializes a fresh document
 (json_binary.cc serialize_json_value): keys sorted by length then bytes, each container small
 (2-byte offsets) unless it needs the large form, integers in the narrowest of int16/int32/int64
-(uint64 past 32 bits, as MySQL's parser hands those over), doubles, strings with a
-7-bits-per-byte length, literals and small integers inlined in their value entry; a number a
-double would print differently is a DECIMAL.
+(uint64 past int64), doubles, strings with a 7-bits-per-byte length, literals and small integers
+inlined in their value entry; a number a double would print differently is a DECIMAL.
 
-Opaque values (dates, times, decimals, "base64:typeNN:" values) print as strings or numbers that
-do not say their field type or (for a DECIMAL) declared precision. The decoder lists them beside
-the text ("opaque": path, field type and data hex of each); each listed path is written as that
-opaque value, so a document MySQL wrote encodes to its own bytes. Without the list (a value built
-from scratch) they are written as the strings they print as, which decode to the same text only.
+Two things the text does not say, the decoder lists beside it: opaque values (dates, times,
+decimals, "base64:typeNN:" values print as strings or numbers that do not say their field type
+or a DECIMAL's declared precision; "opaque": path, field type and data hex of each) and unsigned
+integers (Json_uint, written in the narrowest of uint16/uint32/uint64; "unsigned": their paths).
+Each listed path is written so, and a document MySQL wrote encodes to its own bytes. Without the
+lists (a value built from scratch) opaque values are written as the strings they print as, which
+decode to the same text only, and integers as signed.
 A value the decoder kept as raw bytes ({"type": "jsonb"}) is written from them.
 """
 from __future__ import annotations
@@ -75,10 +76,16 @@ def _varlen(n: int) -> bytes:
             return bytes(out)
 
 
-# MySQL's parser (rapidjson) reports a non-negative number past 32 bits as uint64, kept as such
-# (Json_uint: always UINT64 there); every other integer is a Json_int, in its narrowest form.
-_SIGNED_FORMS = ((INT16, "<h"), (INT32, "<i"), (INT64, "<q"))
-_UNSIGNED_FORMS = ((UINT64, "<Q"),)
+class _Unsigned(int):
+    """An integer stored unsigned (a Json_uint), as the decoder's "unsigned" list says."""
+
+
+# Json_int and Json_uint are each written in their narrowest form (json_binary.cc). Which one an
+# integer is depends on how MySQL got it (its parser makes non-negative numbers past 32 bits
+# Json_uint; SQL integers are Json_int unless UNSIGNED), so only the decoder's list can say; a
+# value built from scratch is a Json_int unless only uint64 holds it.
+_SIGNED_FORMS = ((INT16, "<h"), (INT32, "<i"), (INT64, "<q"), (UINT64, "<Q"))
+_UNSIGNED_FORMS = ((UINT16, "<H"), (UINT32, "<I"), (UINT64, "<Q"))
 
 
 def _scalar(v: Any) -> tuple[int, bytes]:
@@ -90,7 +97,7 @@ def _scalar(v: Any) -> tuple[int, bytes]:
             return DOUBLE, struct.pack("<d", float(v))
         return _decimal(v)
     if isinstance(v, int):
-        for code, fmt in (_UNSIGNED_FORMS if v > 0xFFFFFFFF else _SIGNED_FORMS):
+        for code, fmt in (_UNSIGNED_FORMS if isinstance(v, _Unsigned) else _SIGNED_FORMS):
             try:
                 return code, struct.pack(fmt, v)
             except struct.error:
@@ -124,7 +131,7 @@ def _container(items: list[Any], is_object: bool) -> tuple[int, bytes]:
 
 
 def _inlined(code: int, large: bool) -> bool:
-    return code in (LITERAL, INT16) or (large and code == INT32)
+    return code in (LITERAL, INT16, UINT16) or (large and code in (INT32, UINT32))
 
 
 def _layout(items: list[Any], is_object: bool, large: bool) -> bytes | None:
@@ -162,22 +169,33 @@ def _layout(items: list[Any], is_object: bool, large: bool) -> bytes | None:
     return n.to_bytes(osz, "little") + pos.to_bytes(osz, "little") + key_entries + value_entries + tail
 
 
-def document_bytes(text: str, opaque: list[dict[str, Any]] | None = None) -> bytes:
+def document_bytes(text: str, opaque: list[dict[str, Any]] | None = None,
+                   unsigned: list[list[str | int]] | None = None) -> bytes:
     """The binary JSON of a document given as MySQL's JSON text; the values at the paths of
-    `opaque` (the decoder's list) are written as those opaque values."""
+    `opaque` and `unsigned` (the decoder's lists) are written as those opaque values and as
+    unsigned integers."""
     try:
         doc = json.loads(text, object_pairs_hook=_Object, parse_float=_Double)
     except ValueError:
         doc = text  # a top-level string, printed bare
     except RecursionError:
         raise EncodeError("JSON document nested too deeply") from None
-    if opaque:
-        doc = _place(doc, _opaque_tree(opaque))
+    if opaque or unsigned:
+        leaves = [_opaque_entry(e) for e in opaque or ()] + [(_path(p), UNSIGNED) for p in unsigned or ()]
+        doc = _place(doc, _layout_tree(leaves))
     code, data = _value(doc)
     return bytes([code]) + data
 
 
-_Tree = dict[Any, Any]  # path step (key or index) -> _Tree, or the _Opaque that goes there
+UNSIGNED = "unsigned"  # the leaf that makes an integer a Json_uint
+_Leaf = Any  # an _Opaque, or UNSIGNED
+_Tree = dict[Any, Any]  # path step (key or index) -> _Tree, or the leaf that goes there
+
+
+def _path(path: Any) -> list[str | int]:
+    if not isinstance(path, list) or not all(isinstance(step, (str, int)) for step in path):
+        raise EncodeError(f"layout path {path!r} is not a list of keys and indexes")
+    return path
 
 
 def _opaque_entry(entry: dict[str, Any]) -> tuple[list[str | int], _Opaque]:
@@ -187,36 +205,38 @@ def _opaque_entry(entry: dict[str, Any]) -> tuple[list[str | int], _Opaque]:
         leaf = _Opaque(int(entry["field_type"]), bytes.fromhex(entry["data"]))
     except (KeyError, TypeError, ValueError) as e:
         raise EncodeError(f"{entry!r} is not an opaque list entry") from e
-    if not all(isinstance(step, (str, int)) for step in path):
-        raise EncodeError(f"opaque path {path} has a step that is no key or index")
     if not 0 <= leaf.field_type <= 0xFF:
         raise EncodeError(f"opaque field type {leaf.field_type} is not a byte")
-    return path, leaf
+    return _path(path), leaf
 
 
-def _opaque_tree(entries: list[dict[str, Any]]) -> _Tree | _Opaque:
-    """The opaque list as nested steps, so one walk places them all (a big list stays linear)."""
+def _layout_tree(leaves: list[tuple[list[str | int], _Leaf]]) -> _Tree | _Leaf:
+    """The layout lists as nested steps, so one walk places them all (a big list stays linear)."""
     root: _Tree = {}
-    for path, leaf in map(_opaque_entry, entries):
+    for path, leaf in leaves:
         if not path:
-            if len(entries) != 1:
-                raise EncodeError("an opaque document holds no other opaque value")
+            if len(leaves) != 1:
+                raise EncodeError("a scalar document has one layout entry at most")
             return leaf
         node = root
         for step in path[:-1]:
             node = node.setdefault(step, {})
             if not isinstance(node, dict):
-                raise EncodeError(f"opaque path {path} runs through another opaque value")
+                raise EncodeError(f"layout path {path} runs through a scalar")
         if path[-1] in node:
-            raise EncodeError(f"opaque path {path} is listed twice or holds another")
+            raise EncodeError(f"layout path {path} is listed twice or holds another")
         node[path[-1]] = leaf
     return root
 
 
-def _place(doc: Any, tree: _Tree | _Opaque) -> Any:
-    """doc (as json.loads built it) with the tree's opaque values in place of what it shows."""
+def _place(doc: Any, tree: _Tree | _Leaf) -> Any:
+    """doc (as json.loads built it) with the tree's leaves in place of what the text shows."""
     if isinstance(tree, _Opaque):
         return tree
+    if tree is UNSIGNED:
+        if type(doc) is not int or doc < 0:
+            raise EncodeError(f"{doc!r} is listed as unsigned but is no non-negative integer")
+        return _Unsigned(doc)
     if isinstance(doc, _Object):
         at = {k: i for i, (k, _) in enumerate(doc)}
         for key, sub in tree.items():
@@ -234,17 +254,17 @@ def _place(doc: Any, tree: _Tree | _Opaque) -> Any:
 def _step(i: int | None, step: Any) -> int:
     """The position a path step names in its container; EncodeError if it names none."""
     if i is None:
-        raise EncodeError(f"opaque path step {step!r} is not in the document")
+        raise EncodeError(f"layout path step {step!r} is not in the document")
     return i
 
 
 def json_value_bytes(v: Any) -> bytes:
-    """A JSON column's canonical value: {"type": "json", "value": text, "opaque": [...]} (the
-    list optional) or raw {"type": "jsonb"}."""
+    """A JSON column's canonical value: {"type": "json", "value": text, "opaque": [...],
+    "unsigned": [...]} (the lists optional) or raw {"type": "jsonb"}."""
     if isinstance(v, dict) and v.get("type") == "jsonb":
         return bytes.fromhex(v["value"])
     if isinstance(v, dict) and v.get("type") == "json":
-        return document_bytes(v["value"], v.get("opaque"))
+        return document_bytes(v["value"], v.get("opaque"), v.get("unsigned"))
     raise EncodeError(f"{v!r} is not a JSON column value")
 
 
