@@ -20,6 +20,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
+from .codecs.jsondiff import nested_calls
 from .codecs.types import ColumnType as T
 from .events.table_map import unpack_string_meta
 from .fde import version_tuple
@@ -32,7 +33,6 @@ _ROWS_KIND = {30: "write", 31: "update", 32: "delete", 39: "update",
               # v1 and MariaDB's compressed events: what mariadb-binlog prints for MariaDB logs
               23: "write", 24: "update", 25: "delete", 166: "write", 167: "update", 168: "delete",
               169: "write", 170: "update", 171: "delete"}
-_DIFF_SEPARATOR = b"\n###      "
 
 
 class StopEvent(Exception):
@@ -117,26 +117,13 @@ def json_diffs(diffs: list[dict[str, Any]], column: bytes) -> bytes:
     names = []
     for d in diffs:
         op = d["operation"]
-        path = raw_bytes(d["path"])
         if op == "INSERT":
-            names.append(b"JSON_ARRAY_INSERT" if path.endswith(b"]") else b"JSON_INSERT")
+            names.append(b"JSON_ARRAY_INSERT" if raw_bytes(d["path"]).endswith(b"]") else b"JSON_INSERT")
         else:
             names.append(b"JSON_" + op.encode())
-    opening = [names[i] + b"(" for i in range(len(names) - 1, -1, -1) if i == 0 or names[i - 1] != names[i]]
-    out = [_DIFF_SEPARATOR.join(opening), column]
-    if not diffs:
-        return b"".join(out)
-    out.append(b", ")
-    for i, d in enumerate(diffs):
-        out.append(quoted(raw_bytes(d["path"])))
-        if d["operation"] != "REMOVE":
-            out += [b", ", _json_sql(d["value"])]
-        last = i == len(diffs) - 1
-        if last or names[i + 1] != names[i]:
-            out.append(b")")
-        if not last:
-            out.append(b"," + _DIFF_SEPARATOR)
-    return b"".join(out)
+    args = [quoted(raw_bytes(d["path"])) + (b", " + _json_sql(d["value"]) if d["operation"] != "REMOVE" else b"")
+            for d in diffs]
+    return nested_calls(names, args, column)
 
 
 # -- per type: (type string, value printer) -----------------------------------------------------

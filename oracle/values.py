@@ -36,7 +36,7 @@ def text(b: bytes) -> str | dict[str, str]:
 
 # Keys that say how a value was laid out in bytes, not what it is: a byte-exact re-encoding
 # needs them (oracle/encode), a comparison of parsers does not.
-LAYOUT_ONLY = frozenset({"bitmap_padding", "null_padding", "opaque", "unsigned"})
+LAYOUT_ONLY = frozenset({"bitmap_padding", "null_padding", "opaque", "unsigned", "binary"})
 
 
 def plain(value: Any) -> Any:

@@ -142,3 +142,28 @@ _DOCS = st.recursive(_LEAVES, lambda kids: st.lists(kids, max_size=4)
 def test_documents_laid_out_as_mysql_does_encode_back_to_their_bytes(doc):
     data = encode(doc)
     assert json_value_bytes(canonical_at(data, 0, len(data))).hex() == data.hex()
+
+
+# {"a": 100, "b": "short", "c": [1, 2, 3]} as MySQL 9.7 stored it after
+# JSON_REPLACE(j, '$.b', 'short') on "long string value here": updated in place, the old
+# string's tail left as free space (from a binlog a real server wrote; tests/test_rows_live.py).
+IN_PLACE = bytes.fromhex("0003004000190001001a0001001b0001000564000c1c000233006162630573686f7274737472"
+                         "696e672076616c7565206865726503000d00050100050200050300")
+
+
+def test_a_document_updated_in_place_keeps_its_bytes():
+    got = canonical_at(IN_PLACE, 0, len(IN_PLACE))
+    assert got["value"] == '{"a": 100, "b": "short", "c": [1, 2, 3]}'
+    assert got["binary"] == IN_PLACE.hex() and json_value_bytes(got) == IN_PLACE
+    fresh = document_bytes(got["value"])
+    assert len(fresh) < len(IN_PLACE) and "binary" not in canonical_at(fresh, 0, len(fresh))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers(-2**63, 2**63 - 1) | st.text(max_size=20),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4),
+                    max_leaves=12))
+def test_documents_laid_out_fresh_carry_no_binary(doc):
+    import json
+    data = document_bytes(json.dumps(doc))
+    assert "binary" not in canonical_at(data, 0, len(data))

@@ -101,6 +101,8 @@ INVALID = {
         x={"type": "json", "value": "[1.5]", "opaque": [{"path": [0], "field_type": 246}]}),
     "json opaque field type past a byte": lambda e: e["body"].update(
         x={"type": "json", "value": "[1.5]", "opaque": [{"path": [0], "field_type": 256, "data": "0201"}]}),
+    "json binary that is not hex": lambda e: e["body"].update(
+        x={"type": "json", "value": "[1]", "binary": "zz"}),
     "json unsigned path with a negative index": lambda e: e["body"].update(
         x={"type": "json", "value": "[1]", "unsigned": [[-1]]}),
 }
@@ -128,6 +130,7 @@ def test_tagged_values_of_every_kind_are_accepted():
         {"type": "json", "value": '{"d": "2012-03-18"}',
          "opaque": [{"path": ["d"], "field_type": 10, "data": "0000000000e48b19"}]},
         {"type": "json", "value": "[4294967296]", "unsigned": [[0]]},
+        {"type": "json", "value": "[1]", "binary": "0201000700050100"},
         {"type": "json_diff", "value": [{"op": "JSON_REPLACE", "path": "$.a", "value": 1}]},
         None, True, 1.5, "text", {"plain": {"type": 2, "name": "x"}},
     ]

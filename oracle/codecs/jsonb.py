@@ -136,34 +136,43 @@ def canonical_at(buf: bytes, start: int, end: int, origin: int = 0) -> dict[str,
     as the model, for those lists: the common document pays nothing for them."""
     if end <= start:
         return {"type": "json", "value": "null"}
-    raw, untold = _decode(buf, start, end, origin, _TEXT)
+    raw, st = _decode(buf, start, end, origin, _TEXT)
     canonical = _canonical(raw)
-    if not untold:
+    if st.unfresh and canonical["type"] == "json":
+        return {**canonical, "binary": bytes(buf[start:end]).hex()}
+    if not st.untold:
         return canonical
     return _with_layout(canonical, decode_jsonb_at(buf, start, end, origin))
 
 
-def _decode(buf: bytes, start: int, end: int, origin: int, sink: _Sink) -> tuple[Any, bool]:
-    """What the sink built of the document, and whether it held a value whose type its text
-    does not tell (an opaque value or an unsigned integer)."""
+def _decode(buf: bytes, start: int, end: int, origin: int, sink: _Sink) -> tuple[Any, _Walk]:
+    """What the sink built of the document, and the walk that says what its text does not
+    (untold: an opaque value or an unsigned integer; unfresh: a layout not MySQL's fresh one)."""
     if type(buf) is not bytes:  # slices of an mmap or bytearray: work on one bytes copy
         buf, origin, start, end = bytes(buf[start:end]), origin + start, 0, end - start
     st = _Walk(origin, end - start, sink)
-    return _reader(buf[start], start + 1, st)(buf, start + 1, end - start - 1, 0, st), st.untold
+    value = _reader(buf[start], start + 1, st)(buf, start + 1, end - start - 1, 0, st)
+    if 1 + st.last != end - start:
+        st.unfresh = True  # bytes past the value
+    return value, st
 
 
 class _Walk:
     """One document's decoding state. Every child, key byte and string byte spends one unit of
     the budget (the document size), so aliased offsets cannot make the work explode. `untold`
     says whether a value whose type the text does not tell was read (only those documents need
-    the layout lists)."""
-    __slots__ = ("origin", "budget", "sink", "untold")
+    the layout lists); `unfresh` whether the bytes are laid out other than as MySQL serializes a
+    fresh document (free space an in-place partial update left); `last` is the byte length of
+    the value a reader read last."""
+    __slots__ = ("origin", "budget", "sink", "untold", "unfresh", "last")
 
     def __init__(self, origin: int, budget: int, sink: _Sink) -> None:
         self.origin = origin
         self.budget = budget
         self.sink = sink
         self.untold = False
+        self.unfresh = False
+        self.last = 0
 
 
 def _overspent(st: _Walk, pos: int) -> BadEventBody:
@@ -199,6 +208,7 @@ def _container(shape: _Shape, buf: bytes, pos: int, avail: int, depth: int, st: 
     values = []
     append = values.append
     first = pos + 2 * osz + key_entries  # buffer index of the first value entry
+    data_at = data_end = -1  # where the values' data starts and ends, if laid out fresh
     for e in range(first, first + count * ves, ves):
         t = buf[e]
         if t in inlined:
@@ -208,19 +218,32 @@ def _container(shape: _Shape, buf: bytes, pos: int, avail: int, depth: int, st: 
         if not e - pos + ves <= off <= size:
             raise BadEventBody(st.origin + e + 1, f"JSON value offset {off} is outside {e - pos + ves}..{size}")
         append((readers.get(t) or _reader(t, pos + off, st))(buf, pos + off, size - off, depth, st))
-    if not is_object:
-        return st.sink.array(values)
-    keys = []
-    key_entry = shape.key_entry
-    for e in range(pos + 2 * osz, first, osz + 2):
-        key_off, key_len = key_entry(buf, e)
-        if key_off < header or key_off + key_len > size:
-            raise BadEventBody(st.origin + e, f"JSON key at {key_off} (+{key_len}) is outside {header}..{size}")
-        st.budget -= key_len
-        if st.budget < 0:
-            raise _overspent(st, e)
-        keys.append(buf[pos + key_off:pos + key_off + key_len])
-    return st.sink.object(keys, values)
+        if off != data_end:
+            if data_at >= 0:
+                st.unfresh = True
+            data_at = off
+        data_end = off + st.last
+    keys_end = header
+    if is_object:
+        keys = []
+        key_entry = shape.key_entry
+        for e in range(pos + 2 * osz, first, osz + 2):
+            key_off, key_len = key_entry(buf, e)
+            if key_off < header or key_off + key_len > size:
+                raise BadEventBody(st.origin + e, f"JSON key at {key_off} (+{key_len}) is outside {header}..{size}")
+            st.budget -= key_len
+            if st.budget < 0:
+                raise _overspent(st, e)
+            if key_off != keys_end:
+                st.unfresh = True
+            keys_end = key_off + key_len
+            keys.append(buf[pos + key_off:pos + key_off + key_len])
+    # Fresh: keys right after the header, values right after the keys, nothing after them, and
+    # the large form only where the small one cannot hold the container (judged loosely).
+    if (data_at, data_end) != (keys_end, size) and (data_at >= 0 or keys_end != size) or osz == 4 and size <= 0xFFFF:
+        st.unfresh = True
+    st.last = size
+    return st.sink.object(keys, values) if is_object else st.sink.array(values)
 
 
 def _fixed(type_code: int, buf: bytes, pos: int, avail: int, depth: int, st: _Walk) -> Any:
@@ -229,6 +252,7 @@ def _fixed(type_code: int, buf: bytes, pos: int, avail: int, depth: int, st: _Wa
         raise TruncatedEvent(st.origin + pos, f"JSON {kind} needs {width} bytes, {avail} left")
     if kind == "uint":
         st.untold = True
+    st.last = width
     return st.sink.fixed[type_code](unpack(buf, pos)[0])
 
 
@@ -238,12 +262,14 @@ def _literal(buf: bytes, pos: int, avail: int, depth: int, st: _Walk) -> Any:
     value = st.sink.literals.get(buf[pos])
     if value is None:
         raise BadEventBody(st.origin + pos, f"JSON literal byte {buf[pos]:#04x} is not null/true/false")
+    st.last = 1
     return value
 
 
 def _string(buf: bytes, pos: int, avail: int, depth: int, st: _Walk) -> Any:
     length, n = (buf[pos], 1) if avail and buf[pos] < 0x80 else _varlen(buf, pos, avail, st)
     _span(pos, n + length, avail, st, "JSON string")
+    st.last = n + length
     return st.sink.string(buf[pos + n:pos + n + length])
 
 
@@ -255,6 +281,7 @@ def _opaque(buf: bytes, pos: int, avail: int, depth: int, st: _Walk) -> Any:
     start = pos + 1 + n
     field_type, data = buf[pos], buf[start:start + length]
     st.untold = True
+    st.last = 1 + n + length
     special = _SPECIAL.get(field_type)
     if special is None:
         return st.sink.opaque(field_type, data)

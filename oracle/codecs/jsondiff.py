@@ -103,21 +103,21 @@ def value_sql(value: JsonValue) -> bytes:
 
 def diffs_mysqlbinlog_bytes(diffs: list[JsonDiff], column: str) -> bytes:
     """What `mysqlbinlog -vvv` prints after `@N=` for a partial JSON column; column is "@N"."""
-    names = [d.function.encode() for d in diffs]
-    opening = []
-    for i in range(len(diffs) - 1, -1, -1):
-        if i == 0 or names[i - 1] != names[i]:
-            opening.append(names[i] + b"(")
-    out = [LINE_SEPARATOR.join(opening), column.encode()]
-    if not diffs:
+    args = [sql_quote(d.path) + (b", " + value_sql(d.value) if d.value is not None else b"") for d in diffs]
+    return nested_calls([d.function.encode() for d in diffs], args, column.encode())
+
+
+def nested_calls(names: list[bytes], args: list[bytes], column: bytes) -> bytes:
+    """print_json_diff's layout: one JSON_<OP>( per run of equal functions, the last run's
+    outermost, around the column; then each diff's arguments, a run closed by ")"."""
+    opening = [names[i] + b"(" for i in range(len(names) - 1, -1, -1) if i == 0 or names[i - 1] != names[i]]
+    out = [LINE_SEPARATOR.join(opening), column]
+    if not names:
         return b"".join(out)
     out.append(b", ")
-    for i, d in enumerate(diffs):
-        out.append(sql_quote(d.path))
-        if d.value is not None:
-            out.append(b", ")
-            out.append(value_sql(d.value))
-        last = i == len(diffs) - 1
+    for i, arg in enumerate(args):
+        out.append(arg)
+        last = i == len(args) - 1
         if last or names[i + 1] != names[i]:
             out.append(b")")
         if not last:

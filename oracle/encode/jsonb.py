@@ -264,6 +264,8 @@ def json_value_bytes(v: Any) -> bytes:
     if isinstance(v, dict) and v.get("type") == "jsonb":
         return bytes.fromhex(v["value"])
     if isinstance(v, dict) and v.get("type") == "json":
+        if "binary" in v:  # laid out other than fresh (an in-place partial update's free space)
+            return bytes.fromhex(v["binary"])
         return document_bytes(v["value"], v.get("opaque"), v.get("unsigned"))
     raise EncodeError(f"{v!r} is not a JSON column value")
 
