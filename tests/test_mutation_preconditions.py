@@ -3,8 +3,9 @@ still there in the bytes run. The two false findings of a 10-minute atheris sess
 header_next_position over an event earlier byte mutations had made a HEARTBEAT (whose log_pos the
 oracle rightly checks), and query_status_var_truncated under a change that made its Query an
 ignorable unknown type (skipped, so the damage is never read). Then two more kinds that stacking
-operators and byte mutations give: damage appended after a block readers stop reading early, and
-damage that undoes the seed's own (over a seed rejected inside the mutated event)."""
+operators and byte mutations give: damage appended after a block readers stop reading early,
+damage that undoes the seed's own (over a seed rejected inside the mutated event), and a dropped
+Table_map that an earlier mutation had written twice."""
 from __future__ import annotations
 
 import dataclasses
@@ -134,6 +135,22 @@ def test_damage_that_undoes_the_seeds_own_is_not_a_promised_rejection():
     assert m.expect is Expect.MUST_REJECT and got.accepted
     assert violation(m, oracle_parse(seed_data), got) is not None  # over an intact seed: a break
     assert violation(m, seed, got) is None
+
+
+def test_dropping_one_of_two_copies_of_a_table_map_is_not_a_promised_rejection():
+    """Found by the atheris engine: over a Table_map written twice (duplicate_event), dropping the
+    first leaves the Rows mapped by the second."""
+    seed_data = SEEDS["test-data__binlogs__mariadb-bin.000001"]
+    b = Binlog.parse(seed_data)
+    i = b.indices(T.TABLE_MAP_EVENT)[0]
+    b.events.insert(i + 1, b.events[i].copy())
+    twice = b.assemble()
+    m = _first("rows_without_table_map", twice, lambda m: m.event_index == i)
+    seed, got = oracle_parse(twice), oracle_parse(m.data)
+    assert seed.accepted and got.accepted and m.expect is Expect.ANY_CLEAN
+    assert violation(_as_declared(m, Expect.MUST_REJECT), seed, got) is not None
+    once = _first("rows_without_table_map", seed_data, lambda m: m.event_index == i)
+    assert once.expect is Expect.MUST_REJECT and not oracle_parse(once.data).accepted
 
 
 @pytest.mark.parametrize("name", [n for n, info in CATALOGUE.items() if info.requires])
