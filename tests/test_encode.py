@@ -418,6 +418,20 @@ def test_positions_keep_or_recompute() -> None:
     assert fixed.next_position == fixed.position + fixed.event_size
 
 
+def test_with_framing_rewrites_only_size_and_position() -> None:
+    """The repair primitive of harness/mutations: the fields header_bytes writes, at the same
+    offsets, and every other byte of the header as it was (bytes past 19 included)."""
+    from oracle.encode.framing import header_bytes, with_framing
+    v4 = header_bytes(19, 7, T.XID_EVENT, 9, 1, 2, 0x40)
+    assert with_framing(v4, event_size=31, log_pos=0x1_0000_0005) == header_bytes(19, 7, T.XID_EVENT, 9, 31, 5, 0x40)
+    long = v4 + b"\xaa\xbb"
+    assert with_framing(long, event_size=3) == header_bytes(19, 7, T.XID_EVENT, 9, 3, 2, 0x40) + b"\xaa\xbb"
+    v1 = header_bytes(13, 7, T.QUERY_EVENT, 9, 1, None, 0)
+    assert with_framing(v1, event_size=50) == header_bytes(13, 7, T.QUERY_EVENT, 9, 50, None, 0)
+    with pytest.raises(EncodeError):
+        with_framing(v1, log_pos=4)
+
+
 # -- robustness: whatever the decoder accepts, the encoder writes back faithfully -----------------
 
 def _seed_files() -> list[bytes]:

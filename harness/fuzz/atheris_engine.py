@@ -9,8 +9,12 @@ the operator catalogue (structure-aware: events stay framed and CRCs stay valid 
 means otherwise), plus libFuzzer's own byte mutations inside one event body with the lengths and
 CRC repaired. Every input is parsed under a CPU-time limit; a non-BinlogError exception, a hang,
 a MemoryError or a broken operator expectation is saved as a reproducer (.bin + .json note with
-the mutation that made it) and the session goes on. Native crashes and hangs that the Python
-timer cannot interrupt are left to libFuzzer, whose artifacts land in artifacts/.
+the mutation that made it) and the session goes on. An operator's expectation is judged against
+the input it mutated, which earlier byte mutations may have made into something the operator's
+promise is not about: it counts only while the operator's precondition holds on the bytes run
+(harness/mutations/model.py), and not at all for an output libFuzzer's size cap cut short.
+Native crashes and hangs that the Python timer cannot interrupt are left to libFuzzer, whose
+artifacts land in artifacts/.
 """
 from __future__ import annotations
 
@@ -188,7 +192,7 @@ class Session:
     def mutate(self, data: bytes, max_size: int, seed: int) -> bytes:
         import atheris
 
-        from harness.mutations import Binlog, NotApplicable
+        from harness.mutations import Binlog, Expect, NotApplicable
         rng = random.Random(seed)
         try:
             b = Binlog.parse(data)
@@ -216,7 +220,12 @@ class Session:
             result = atheris.Mutate(data, max_size)
             note, mutation = {"operator": "libfuzzer", "description": "libFuzzer byte mutation",
                               "expect": "ANY_CLEAN"}, None
-        result = result[:max_size]
+        if len(result) > max_size:
+            result = result[:max_size]
+            if mutation is not None:  # the cut output is not what the operator promised about
+                note = {**note, "description": f"{note['description']}, cut to {max_size} bytes",
+                        "expect": Expect.ANY_CLEAN.value}
+                mutation = None
         self.operators[note["operator"]] = self.operators.get(note["operator"], 0) + 1
         self.last = (hashlib.sha1(result).hexdigest(), note, mutation, data)
         return result
@@ -237,7 +246,7 @@ class Session:
                                   data, {**note, "outcome": got.summary()}))
         if got is not None and mutation is not None and mutation.expect is not Expect.ANY_CLEAN:
             base = self._parse(base_data, {"operator": "base-of-" + mutation.operator})
-            why = violation(mutation, base, got) if base is not None else None
+            why = violation(mutation, base, got, data) if base is not None else None
             if why is not None:
                 kind = F.BAD_CRC if mutation.operator.startswith("crc_") and got.accepted else F.EXPECTATION
                 self._found(F.Finding(kind, f"{kind}:{mutation.operator}", why, data,

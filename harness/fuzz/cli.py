@@ -108,7 +108,8 @@ def _list_operators() -> int:
     from harness.mutations import CATALOGUE
     for info in CATALOGUE.values():
         doc = (info.fn.__doc__ or "").strip().splitlines()
-        print(f"{info.area:9} {info.name:34} {doc[0] if doc else ''}")
+        requires = f" [requires {info.requires.__name__}]" if info.requires else ""
+        print(f"{info.area:9} {info.name:34} {doc[0] if doc else ''}{requires}")
     return EXIT_OK
 
 

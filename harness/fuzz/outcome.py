@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from harness.mutations import Expect, Mutation
+from harness.mutations import Expect, Mutation, expectation_on
 
 
 @dataclass
@@ -57,17 +57,24 @@ def _without(event: dict[str, Any], keys: frozenset[str]) -> dict[str, Any]:
     return rest
 
 
-def effective_expectation(m: Mutation, seed: Outcome) -> Expect:
+def effective_expectation(m: Mutation, seed: Outcome, data: bytes | None = None) -> Expect:
     """An operator's promise is about a seed that decodes: over a seed that is itself rejected,
-    only "no crash" (and, for damage, rejection) can be asserted."""
-    if m.expect is Expect.MUST_ACCEPT_WITH_CHANGE and not seed.accepted:
+    only "no crash" (and, for damage, rejection) can be asserted, and not even rejection when the
+    seed already stopped inside the mutated event (more damage there may cancel its own out: a
+    byte appended after a cut status var completes it). data, the input actually parsed when it
+    is not m.data, must still meet the operator's precondition (model.expectation_on)."""
+    expect = m.expect if data is None else expectation_on(m, data)
+    if expect is Expect.MUST_ACCEPT_WITH_CHANGE and not seed.accepted:
         return Expect.ANY_CLEAN
-    return m.expect
+    if expect is Expect.MUST_REJECT and not seed.accepted and len(seed.events) == m.event_index:
+        return Expect.ANY_CLEAN
+    return expect
 
 
-def violation(m: Mutation, seed: Outcome, got: Outcome) -> str | None:
-    """Why `got` breaks the operator's declared expectation, or None when it keeps it."""
-    expect = effective_expectation(m, seed)
+def violation(m: Mutation, seed: Outcome, got: Outcome, data: bytes | None = None) -> str | None:
+    """Why `got` (the outcome of data, m.data by default) breaks the operator's expectation, or
+    None when it keeps it."""
+    expect = effective_expectation(m, seed, data)
     first = m.event_index if m.event_index is not None else 0
     # Events before the damage decode as in the seed, whatever the expectation.
     prefix = min(first, len(seed.events))

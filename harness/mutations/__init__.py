@@ -7,9 +7,10 @@ registers every operator module.
 # Registration order is catalogue order: header, query, checksum, framing, body.
 from . import header, query, checksum, framing, body  # noqa: F401,I001  (registration side effect)
 from .binlog import Binlog
-from .model import CATALOGUE, Expect, Mutation, NotApplicable, OperatorInfo
+from .model import CATALOGUE, Expect, Mutation, NotApplicable, OperatorInfo, expectation_on
 
-__all__ = ["CATALOGUE", "Binlog", "Expect", "Mutation", "NotApplicable", "OperatorInfo", "mutate"]
+__all__ = ["CATALOGUE", "Binlog", "Expect", "Mutation", "NotApplicable", "OperatorInfo", "expectation_on",
+           "mutate"]
 
 
 def mutate(name: str, seed: bytes | Binlog, rng_seed: int | str) -> Mutation:

@@ -3,8 +3,10 @@
 Operators edit events in place (header fields, body bytes, whole events inserted, dropped or moved)
 and `Binlog.assemble` puts the file back together, repairing what the operator did not mean to
 break: each event's event_size, the next-position field of every event (wherever it pointed at
-its own end or start in the seed), and the CRC32 of every event whose bytes changed. An operator
-that means to break one of these turns its repair off for that event (fix_size, fix_pos, fix_crc).
+its own end or start in the seed), and the CRC32 of every event whose bytes changed. The repairs
+are written with the encoder's framing primitives (oracle/encode/framing.py), so there is one
+definition of how an event is framed. An operator that means to break one of these turns its
+repair off for that event (fix_size, fix_pos, fix_crc).
 Events are located with the oracle's framing walk (checksums not verified), so a seed that is
 itself broken keeps its unframable rest as an opaque tail.
 """
@@ -13,7 +15,8 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass, field
 
-from oracle.checksum import CHECKSUM_LEN, event_crc32
+from oracle.checksum import CHECKSUM_LEN
+from oracle.encode.framing import FLAGS_AT, POS_AT, SIZE_AT, Options, seal, with_framing
 from oracle.errors import BinlogError
 from oracle.event_types import EventType
 from oracle.fde import FormatDescription
@@ -21,7 +24,9 @@ from oracle.framing import MAGIC, walk
 from oracle.header import V4_HEADER_LEN
 
 _U32 = struct.Struct("<I")
-SIZE_AT, POS_AT, FLAGS_AT = 9, 13, 17  # offsets of event_size, log_pos, flags in a common header
+_KEEP_CRC, _FRESH_CRC = Options(checksums="keep"), Options(checksums="compute")
+
+__all__ = ["FLAGS_AT", "POS_AT", "SIZE_AT", "Binlog", "Ev", "packed_int"]
 
 
 @dataclass
@@ -63,6 +68,22 @@ class Ev:
 
     def post_header_len(self) -> int:
         return self.format.post_header_len(self.type_code)
+
+    def frame(self, start: int) -> bytes:
+        """The event's bytes at file offset start, with the repairs its fix_* flags allow. The
+        header (and CRC) keep the repaired values: operators read them after an assemble()."""
+        size = self.size()
+        log_pos = None
+        if self.v4 and self.fix_pos and self.pos_rule != "keep":
+            log_pos = start + size if self.pos_rule == "end" else start
+        self.head[:] = with_framing(self.head, event_size=size if self.fix_size else None, log_pos=log_pos)
+        head, body = bytes(self.head), bytes(self.body)
+        if self.crc is None:
+            return seal(head, body, False, None, _KEEP_CRC)
+        fresh = self.fix_crc and head + body != self.original[:-CHECKSUM_LEN]
+        event = seal(head, body, True, int.from_bytes(self.crc, "little"), _FRESH_CRC if fresh else _KEEP_CRC)
+        self.crc = event[-CHECKSUM_LEN:]
+        return event
 
     def copy(self) -> "Ev":
         return Ev(bytearray(self.head), bytearray(self.body), self.crc, self.format, self.original,
@@ -111,18 +132,7 @@ class Binlog:
     def assemble(self) -> bytes:
         out = bytearray(self.magic)
         for ev in self.events:
-            start = len(out)
-            size = ev.size()
-            if ev.fix_size:
-                ev.set_u32(SIZE_AT, size)
-            if ev.v4 and ev.fix_pos and ev.pos_rule != "keep":
-                ev.set_u32(POS_AT, start + size if ev.pos_rule == "end" else start)
-            out += ev.head
-            out += ev.body
-            if ev.crc is not None:
-                if ev.fix_crc and bytes(out[start:]) != ev.original[:-CHECKSUM_LEN]:
-                    ev.crc = _U32.pack(event_crc32(bytes(out[start:]) + bytes(CHECKSUM_LEN)))
-                out += ev.crc
+            out += ev.frame(len(out))
         out += self.tail
         return bytes(out)
 

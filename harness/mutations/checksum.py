@@ -39,7 +39,7 @@ def flip_random_bits(buf: bytearray, rng: random.Random, start: int = 0) -> str:
     return ",".join(where)
 
 
-@operator("crc_flip_bit", "checksum")
+@operator("crc_flip_bit", "checksum", requires=verified)
 def crc_flip_bit(b: Binlog, rng: random.Random) -> Change:
     """Bits of a verified CRC32 flipped: must be rejected."""
     i = pick(b, rng, lambda j: verified(b.events[j]), "event with a verified CRC32")
@@ -52,7 +52,7 @@ def crc_flip_bit(b: Binlog, rng: random.Random) -> Change:
     return Change(f"event {i}: CRC32 bits {where} flipped", Expect.MUST_REJECT, i)
 
 
-@operator("crc_stale_after_body_change", "checksum")
+@operator("crc_stale_after_body_change", "checksum", requires=verified)
 def crc_stale_after_body_change(b: Binlog, rng: random.Random) -> Change:
     """A body byte changed and the CRC left as it was: silent acceptance is a finding."""
     i = pick(b, rng, lambda j: verified(b.events[j]) and len(b.events[j].body) > 0,

@@ -110,7 +110,8 @@ def _table_id(ev: Ev) -> bytes:
 @operator("rows_without_table_map", "framing")
 def rows_without_table_map(b: Binlog, rng: random.Random) -> Change:
     """Drop a Table_map that Rows events follow. Must be rejected unless the same table_id was
-    mapped earlier in the file (the Rows may then decode against that older map)."""
+    mapped earlier in the file (the Rows may then decode against that older map) or is mapped
+    again before its Rows (a Table_map written twice, by an earlier mutation)."""
     def ok(i: int) -> bool:
         return (b.events[i].type_code == T.TABLE_MAP_EVENT and i + 1 < len(b.events)
                 and b.events[i + 1].type_code in ROWS + (T.TABLE_MAP_EVENT,))
@@ -122,7 +123,9 @@ def rows_without_table_map(b: Binlog, rng: random.Random) -> Change:
     for ev in b.events[i + 1:]:
         if ev.type_code not in ROWS + (T.TABLE_MAP_EVENT,):
             break
-        rows_follow = rows_follow or (ev.type_code in ROWS and _table_id(ev) == table_id)
+        if _table_id(ev) == table_id:  # its Rows, or a Table_map that maps it again
+            rows_follow = ev.type_code in ROWS
+            break
     del b.events[i]
     must_reject = rows_follow and not mapped_before
     return Change(f"Table_map event {i} (table_id {int.from_bytes(table_id, 'little')}) dropped",

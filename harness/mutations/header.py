@@ -2,7 +2,9 @@
 
 Facts relied on: servers reject an undefined type code unless LOG_EVENT_IGNORABLE_F is set, in
 which case the event is skipped (MySQL Log_event::read_log_event, MariaDB likewise); nobody
-checks log_pos or the meaning of flag bits when reading a file, so those only change the field.
+checks log_pos or the meaning of flag bits when reading a file, so those only change the field
+(but for a Heartbeat's log_pos, which its decoder reads: the preconditions below say which events
+a promise is about).
 """
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import random
 
 from oracle.event_types import EventType, HeaderFlag
 
-from .binlog import POS_AT, SIZE_AT, Binlog
+from .binlog import POS_AT, SIZE_AT, Binlog, Ev
 from .model import Change, Expect, NotApplicable, operator, pick
 
 T = EventType
@@ -23,6 +25,30 @@ MARIADB_CODES = [c for c in KNOWN_CODES if c >= 160]
 MYSQL_ONLY_CODES = [c for c in KNOWN_CODES if 29 <= c < 160]
 # Events whose content other events depend on: dropping or retyping them changes more than one event.
 _CONTEXT_TYPES = {T.FORMAT_DESCRIPTION_EVENT, T.START_EVENT_V3, T.TABLE_MAP_EVENT}
+
+
+# -- preconditions: the events each promise is about ----------------------------------------------
+
+def log_pos_unread(ev: Ev) -> bool:
+    """A v4 event whose body decoder does not read the header's log_pos. A Heartbeat v1's does:
+    MySQL rejects one below 4, MariaDB reads a position from the body when it is 0. (A
+    Transaction_payload's does too; the operator declares its body changed.)"""
+    return ev.v4 and ev.type_code != T.HEARTBEAT_LOG_EVENT
+
+
+def undefined_not_ignorable(ev: Ev) -> bool:
+    """A type code no server defines, without LOG_EVENT_IGNORABLE_F: a reader must stop."""
+    return ev.type_code in UNDEFINED_CODES and not ev.flags & IGNORABLE
+
+
+def undefined_ignorable(ev: Ev) -> bool:
+    """A type code no server defines, with LOG_EVENT_IGNORABLE_F: a reader must skip it."""
+    return ev.v4 and ev.type_code in UNDEFINED_CODES and bool(ev.flags & IGNORABLE)
+
+
+def defined_v4(ev: Ev) -> bool:
+    """A v4 event of a defined type, on which no flag bit decides between skip and reject."""
+    return ev.v4 and ev.type_code in KNOWN_CODES
 
 
 def _other(rng: random.Random, current: int, choices: list[int] | range) -> int:
@@ -56,7 +82,7 @@ def header_server_id(b: Binlog, rng: random.Random) -> Change:
     return Change(f"event {i}: server_id -> {value}", Expect.MUST_ACCEPT_WITH_CHANGE, i, changed)
 
 
-@operator("header_type_undefined", "header")
+@operator("header_type_undefined", "header", requires=undefined_not_ignorable)
 def header_type_undefined(b: Binlog, rng: random.Random) -> Change:
     """A type code no server defines, not flagged ignorable: must be rejected."""
     i = pick(b, rng)
@@ -69,7 +95,7 @@ def header_type_undefined(b: Binlog, rng: random.Random) -> Change:
                   Expect.MUST_REJECT, i)
 
 
-@operator("header_type_undefined_ignorable", "header")
+@operator("header_type_undefined_ignorable", "header", requires=undefined_ignorable)
 def header_type_undefined_ignorable(b: Binlog, rng: random.Random) -> Change:
     """A type code no server defines, flagged LOG_EVENT_IGNORABLE_F: skipped, not rejected."""
     i = pick(b, rng, lambda j: b.events[j].v4 and b.events[j].type_code not in _CONTEXT_TYPES,
@@ -142,9 +168,10 @@ def header_event_size(b: Binlog, rng: random.Random) -> Change:
                   Expect.MUST_REJECT if reject else Expect.ANY_CLEAN, i)
 
 
-@operator("header_next_position", "header")
+@operator("header_next_position", "header", requires=log_pos_unread)
 def header_next_position(b: Binlog, rng: random.Random) -> Change:
-    """next_position inconsistent, zero or past the end: nobody checks it, so only it changes."""
+    """next_position inconsistent, zero or past the end: nobody checks it, so only it changes.
+    (Nobody but a Heartbeat's decoder: the precondition log_pos_unread leaves those out.)"""
     i = pick(b, rng, lambda j: b.events[j].v4, "v4 event")
     ev = b.events[i]
     total = len(b.assemble())
@@ -159,12 +186,11 @@ def header_next_position(b: Binlog, rng: random.Random) -> Change:
     return Change(f"event {i}: next_position {current} -> {value}", Expect.MUST_ACCEPT_WITH_CHANGE, i, changed)
 
 
-@operator("header_flags_defined", "header")
+@operator("header_flags_defined", "header", requires=defined_v4)
 def header_flags_defined(b: Binlog, rng: random.Random) -> Change:
     """Toggle one defined flag bit. LOG_EVENT_IGNORABLE_F is only toggled on defined types, where
     it changes nothing; on an undefined type it decides between skip and reject."""
-    i = pick(b, rng, lambda j: b.events[j].v4 and b.events[j].type_code in KNOWN_CODES,
-             "v4 event of a defined type")
+    i = pick(b, rng, lambda j: defined_v4(b.events[j]), "v4 event of a defined type")
     ev = b.events[i]
     bit = rng.choice(DEFINED_FLAGS)
     ev.flags = ev.flags ^ bit

@@ -5,6 +5,13 @@ the seeded RNG it is given, and returns a Change: a one-line description and the
 parser must show. `apply` wraps it: copy, edit, reassemble with repairs (binlog.py), and the
 Mutation an engine checks. Operators are registered by name in CATALOGUE, so engines enumerate,
 sample and replay them by name.
+
+A promise about the mutated event holds only for the kind of event the operator reasons about
+(no reader checks a log_pos, except a Heartbeat's decoder). An operator states that as a
+precondition on the target event; it is checked on the bytes a parser is actually given (the
+operator's output, and again by an engine whose input has more changes on top: its events may
+have been retyped by earlier byte mutations). Where it does not hold the input is still run, for
+crashes and hangs, but the expectation is ANY_CLEAN.
 """
 from __future__ import annotations
 
@@ -13,7 +20,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .binlog import Binlog
+from .binlog import Binlog, Ev
 
 
 class Expect(enum.Enum):
@@ -40,12 +47,17 @@ class Mutation:
     changed: frozenset[str] = frozenset()
     # MUST_ACCEPT_WITH_CHANGE: how many events the mutated file has (None: as many as the seed).
     event_count: int | None = None
+    # The operator's precondition when it did not hold on `data` (expect is then ANY_CLEAN).
+    unmet: str | None = None
 
     def note(self) -> dict:
         """The JSON-able description saved next to a reproducer."""
-        return {"operator": self.operator, "description": self.description,
+        note = {"operator": self.operator, "description": self.description,
                 "expect": self.expect.value, "event_index": self.event_index,
                 "changed": sorted(self.changed), "event_count": self.event_count}
+        if self.unmet:
+            note["precondition_unmet"] = self.unmet
+        return note
 
 
 @dataclass(frozen=True)
@@ -62,6 +74,8 @@ class Change:
 
 
 Operator = Callable[[Binlog, random.Random], Change]
+# What the operator's promise needs of the mutated event, as the bytes a parser gets frame it.
+Precondition = Callable[[Ev], bool]
 
 
 @dataclass(frozen=True)
@@ -69,6 +83,7 @@ class OperatorInfo:
     name: str
     area: str  # header, query, checksum, framing, body
     fn: Operator = field(repr=False)
+    requires: Precondition | None = field(default=None, repr=False)
 
     def apply(self, seed: Binlog, rng: random.Random) -> Mutation:
         """Mutate a copy of seed. Raises NotApplicable when the seed offers nothing to mutate."""
@@ -79,8 +94,31 @@ class OperatorInfo:
             data = c.post(data)
         if data == seed.meta.get("data"):
             raise NotApplicable(f"{self.name} changed nothing ({c.description})")
-        return Mutation(self.name, c.description, data, c.expect, c.event_index,
-                        frozenset(c.changed), c.event_count)
+        unmet = None if c.expect is Expect.ANY_CLEAN else self.unmet(data, c.event_index)
+        return Mutation(self.name, c.description, data, c.expect if unmet is None else Expect.ANY_CLEAN,
+                        c.event_index, frozenset(c.changed), c.event_count, unmet)
+
+    def unmet(self, data: bytes, event_index: int | None) -> str | None:
+        """The name of the precondition when it does not hold on data (the event at event_index,
+        where the oracle's framing walk finds it in data, is not one `requires` accepts), else None."""
+        if self.requires is None:
+            return None
+        try:
+            events = Binlog.parse(data).events
+        except ValueError:  # no magic
+            events = []
+        if event_index is not None and 0 <= event_index < len(events) and self.requires(events[event_index]):
+            return None
+        return self.requires.__name__
+
+
+def expectation_on(m: Mutation, data: bytes) -> Expect:
+    """m's expectation for data, the input a parser was actually given: m.expect when data is
+    m's own output or the operator's precondition still holds on it, else ANY_CLEAN."""
+    info = CATALOGUE.get(m.operator)
+    if m.expect is Expect.ANY_CLEAN or data == m.data or info is None:
+        return m.expect
+    return m.expect if info.unmet(data, m.event_index) is None else Expect.ANY_CLEAN
 
 
 def pick(b: Binlog, rng: random.Random, accept: Callable[[int], bool] = lambda i: True,
@@ -95,11 +133,12 @@ def pick(b: Binlog, rng: random.Random, accept: Callable[[int], bool] = lambda i
 CATALOGUE: dict[str, OperatorInfo] = {}
 
 
-def operator(name: str, area: str) -> Callable[[Operator], Operator]:
-    """Register fn under name. Names are stable: reproducer notes refer to them."""
+def operator(name: str, area: str, requires: Precondition | None = None) -> Callable[[Operator], Operator]:
+    """Register fn under name, with the precondition its promise needs of the mutated event.
+    Names are stable: reproducer notes refer to them."""
     def register(fn: Operator) -> Operator:
         if name in CATALOGUE:
             raise ValueError(f"operator {name} registered twice")
-        CATALOGUE[name] = OperatorInfo(name, area, fn)
+        CATALOGUE[name] = OperatorInfo(name, area, fn, requires)
         return fn
     return register

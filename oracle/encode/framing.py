@@ -19,6 +19,10 @@ from .writer import EncodeError
 MAGIC = b"\xfebin"
 _V1 = struct.Struct("<IBII")
 _V4 = struct.Struct("<IBIIIH")
+_U32 = struct.Struct("<I")
+# Offsets of the framing fields in a common header (_V4: timestamp u32, type_code u8,
+# server_id u32, then these): event_size u32, log_pos u32 (binlog v4 only), flags u16.
+SIZE_AT, POS_AT, FLAGS_AT = 9, 13, 17
 _ALG_CODES = {"OFF": ChecksumAlg.OFF, "CRC32": ChecksumAlg.CRC32, "UNDEF": ChecksumAlg.UNDEF}
 
 
@@ -46,6 +50,20 @@ def header_bytes(header_length: int, timestamp: int, type_code: int, server_id: 
             + bytes(header_length - V4_HEADER_LEN)
     except struct.error as e:
         raise EncodeError(f"common header field out of range: {e}") from None
+
+
+def with_framing(head: bytes, *, event_size: int | None = None, log_pos: int | None = None) -> bytes:
+    """An existing common header with event_size and/or log_pos rewritten and every other byte
+    kept, for events that exist as bytes rather than fields (a mutated or foreign event, whose
+    bytes past 19 header_bytes would zero). Values wrap modulo 2**32, as the u32 fields hold them."""
+    out = bytearray(head)
+    if event_size is not None:
+        _U32.pack_into(out, SIZE_AT, event_size & 0xFFFFFFFF)
+    if log_pos is not None:
+        if len(out) < V4_HEADER_LEN:
+            raise EncodeError("a binlog v1 header has no log_pos")
+        _U32.pack_into(out, POS_AT, log_pos & 0xFFFFFFFF)
+    return bytes(out)
 
 
 def checksum_descriptor(server_version: str, event_alg: str, body_alg: str) -> int | None:

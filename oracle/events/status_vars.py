@@ -160,6 +160,9 @@ MARIADB: dict[int, StatusVar] = _table({
 })
 
 TABLES = {"mysql": MYSQL, "mariadb": MARIADB}
+# Per flavor, the codes at which the servers stop reading the block (the rest is kept as bytes).
+STOP_CODES = {flavor: frozenset(c for c, var in table.items() if var.read is _rest_of_block)
+              for flavor, table in TABLES.items()}
 
 
 def read_status_vars(r: Reader, flavor: str) -> dict[str, Any]:
