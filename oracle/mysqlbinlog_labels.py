@@ -160,8 +160,9 @@ def _gtid(m: re.Match[str], lines: list[str]) -> Body:
 
 def _previous_gtids(m: re.Match[str], lines: list[str]) -> Body:
     """Previous_gtids_log_event::print: "# " and the set, whose UUIDs are separated by ",\\n"
-    (so only the first line has the "# "); "[empty]" for the empty set."""
-    joined = "".join(line[2:] if line.startswith("# ") else line for line in lines)
+    (mysqlbinlog 9.7 starts each line with "# "; a line without it is read as it is); "[empty]"
+    for the empty set."""
+    joined = "\n".join(line[2:] if line.startswith("# ") else line for line in lines)
     return {"gtid_set": "" if joined == "[empty]" else joined}
 
 
@@ -215,7 +216,8 @@ def _payload(m: re.Match[str], lines: list[str]) -> Body:
 
 _R = re.compile
 # Start_log_event_v3::print (also for Format_description): "created" only when the field is set.
-_START = r", server v (?P<server>\S*)(?: created (?P<created>.{15}))?(?P<startup> at startup)?"
+# The server version may hold spaces (MariaDB 11.8 from Debian: "11.8.6-MariaDB-0+deb13u1 from Debian-log").
+_START = r", server v (?P<server>.*?)(?: created (?P<created>.{15}))?(?P<startup> at startup)?$"
 _ROWS = r"(?:: table id (?P<table_id>\d+)(?: flags: (?P<flags>.*))?)?"
 LABELS: list[tuple[re.Pattern[str], tuple[int, ...], BodyParser]] = [
     (_R(r"Start: binlog v (?P<v>4)" + _START), (T.FORMAT_DESCRIPTION_EVENT,), _start),

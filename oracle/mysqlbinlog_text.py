@@ -29,6 +29,11 @@ _HEADER = re.compile(
     r"(?:([A-Z0-9]+) 0x([0-9a-f]{8}) )?(.*)$")
 _AT = re.compile(r"# at (\d+)$")
 _IN_USE = "# Warning: this binlog is either in use or was not closed properly."
+# What the tool prints after the last event ("ROLLBACK /* added by mysqlbinlog */ /*!*/;",
+# "SET @@SESSION.GTID_NEXT= 'AUTOMATIC' /* added by mysqlbinlog */ /*!*/;", "DELIMITER ;") ends
+# that event's text: read as part of it, a last Previous_gtids took it into its set.
+_TRAILER_END = "/* added by mysqlbinlog */ /*!*/;"
+_TRAILER_DELIMITER = "DELIMITER ;"
 # mysqlbinlog 8.0 ends these with "!", 9.x with "."
 _NESTED_START = ("# Start of compressed events!", "# Start of compressed events.")
 _NESTED_END = ("# End of compressed events!", "# End of compressed events.")
@@ -155,6 +160,8 @@ class _Parser:
         elif line == "# End of log file":
             self._close()
             self.complete = True
+        elif line.endswith(_TRAILER_END) or line == _TRAILER_DELIMITER:
+            self._close()
         elif line.startswith(("ERROR: ", "WARNING: ")):
             self._tool_message(line)
         elif self.current is not None:

@@ -156,6 +156,27 @@ def test_statement_rows_go_to_the_last_event_of_a_multi_event_statement():
     assert tables[0] == "`mysql`.`ndb_apply_status`" and "`test`.`ba`" in tables
 
 
+def test_last_previous_gtids_set_and_a_server_version_with_spaces():
+    """Seen on generated binlogs (tests/test_strategies.py): mysqlbinlog 9.7 starts each line of a
+    GTID set with "# " and prints its trailer right after a last event; MariaDB 11.8 from Debian
+    names its version with spaces."""
+    sid1, sid2 = "e3e70682-c209-4cac-629f-6fbed82c07cd", "f728b4fa-4248-5e3a-0a5d-2f346baa9455"
+    dump = parse("\n".join([
+        "# at 4",
+        "#010909  1:46:40 server id 1  end_log_pos 123 CRC32 0x6e04b880 \tStart: binlog v 4, "
+        "server v 11.8.6-MariaDB-0+deb13u1 from Debian-log created 010909  1:46:40 at startup",
+        "# at 123",
+        "#010909  1:46:40 server id 1  end_log_pos 234 CRC32 0x7aa87f5a \tPrevious-GTIDs",
+        f"# {sid1}:1,", f"# {sid2}:1-3",
+        "SET @@SESSION.GTID_NEXT= 'AUTOMATIC' /* added by mysqlbinlog */ /*!*/;",
+        "DELIMITER ;",
+        "# End of log file"]))
+    start, previous = dump.events
+    assert start.body == {"binlog_version": 4, "server_version": "11.8.6-MariaDB-0+deb13u1 from Debian-log",
+                          "at_startup": True}
+    assert previous.body == {"gtid_set": f"{sid1}:1,\n{sid2}:1-3"} and dump.complete
+
+
 def test_mysql_9_7_text_when_available():
     """MySQL 9.7's own mysqlbinlog (docker image) on a MySQL 8.0 file: parsed and consistent."""
     path = _by_name("binlog-invisible-columns.000001")

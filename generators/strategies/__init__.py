@@ -1,7 +1,8 @@
-"""Hypothesis strategies that build valid binlogs from scratch for MySQL version profiles
-(5.6, 5.7, 8.0, 9.x): Format_description with the profile's real post-header lengths, Query
-events with status variables, Table_map + rows events with rows of every column type, written
-through oracle.encode.
+"""Hypothesis strategies that build valid binlogs from scratch for version profiles (MySQL 5.6,
+5.7, 8.0, 9.x; MariaDB 10.5, 10.11, 11.x): Format_description with the profile's real post-header
+lengths, the GTID events of the line (9.x tagged ones; MariaDB's Gtid, Gtid_list,
+Binlog_checkpoint), Query events with status variables, Table_map + rows events with rows of
+every column type, XA on MariaDB, written through oracle.encode.
 
     from generators.strategies import built_binlogs
     @given(built_binlogs("8.0"))

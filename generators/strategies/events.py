@@ -4,6 +4,8 @@ Only the fields the encoder reads are built; lengths and counts the bytes carry 
 status_vars_len, column_count, ...) are the encoder's to compute and the decoder's to report."""
 from __future__ import annotations
 
+import operator
+import string
 from functools import lru_cache
 from typing import Any, Callable
 
@@ -11,6 +13,7 @@ from hypothesis import strategies as st
 
 from oracle.codecs.types import SIGNEDNESS_TYPES, ColumnType as C
 from oracle.event_types import EventType as E, HeaderFlag
+from oracle.events.rows import DELETE, KIND, UPDATE
 from oracle.values import integer
 
 from .columns import Column, columns
@@ -24,10 +27,17 @@ POSITION_PLACEHOLDER = 1  # any non-zero next_position: the encoder writes the r
 
 timestamps = st.integers(1_000_000_000, 2**31 - 1)
 server_ids = st.integers(1, 2**32 - 1)
-identifiers = st.from_regex(r"[a-z_][a-z0-9_]{0,15}", fullmatch=True)
-uuids = st.uuids().map(str)
-# Collations a server can name in Q_CHARSET_CODE and friends (latin1, utf8mb3, utf8mb4, binary, ...).
-collations = st.sampled_from([8, 28, 33, 45, 46, 63, 83, 192, 224, 246, 255])
+_FIRST = string.ascii_lowercase + "_"
+
+
+def names(size: int) -> Strategy:
+    """[a-z_][a-z0-9_]*, at most `size` characters: identifiers and GTID tags (st.from_regex
+    builds the same, five times slower)."""
+    return st.builds(operator.add, st.sampled_from(_FIRST), st.text(_FIRST + string.digits, max_size=size - 1))
+
+
+identifiers = names(16)
+thread_ids = st.integers(0, 2**32 - 1)
 
 
 def event(type_code: int, body: dict[str, Any], *, timestamp: int, server_id: int, checksum: str,
@@ -44,62 +54,23 @@ def format_description(profile: VersionProfile, checksum: str, created: int, in_
                  flags=HeaderFlag.LOG_EVENT_BINLOG_IN_USE_F if in_use else 0)
 
 
-# -- GTIDs ---------------------------------------------------------------------------------------
-
-def _intervals() -> Strategy:
-    """Ascending, disjoint, non-adjacent [start, end) intervals, as Gtid_set stores them."""
-    return st.lists(st.integers(1, 10**6), min_size=2, max_size=6, unique=True).map(sorted).map(
-        lambda xs: [{"start": a, "end": b} for a, b in zip(xs[::2], xs[1::2])]).filter(bool)
-
-
-@lru_cache(maxsize=None)
-def previous_gtids(profile: VersionProfile) -> Strategy:
-    tagged = profile.previous_gtids_format == "tagged"
-    sid = st.fixed_dictionaries({"uuid": uuids, "intervals": _intervals(),
-                                 **({"tag": st.just("")} if tagged else {})})
-    sids = st.lists(sid, max_size=2, unique_by=lambda s: s["uuid"]).map(
-        lambda xs: sorted(xs, key=lambda s: s["uuid"]))
-    return sids.map(lambda xs: {"format": profile.previous_gtids_format, "sids": xs})
-
-
-@lru_cache(maxsize=None)
-def gtid_body(profile: VersionProfile, anonymous: bool) -> Strategy:
-    """Gtid_log_event / Anonymous_gtid_log_event as the profile's servers write it. The
-    transaction_length is fixed up once the transaction's bytes are known (binlog.py)."""
-    base = {"gtid_flags": st.sampled_from([0, 1]),
-            "sid": st.just("00000000-0000-0000-0000-000000000000") if anonymous else uuids,
-            "gno": st.just(0) if anonymous else st.integers(1, 2**40)}
-    if profile.gtid_fields != "none":
-        base |= {"lt_type": st.just(2), "last_committed": st.integers(0, 10**6)}
-    if profile.gtid_fields == "commit":
-        base |= {"immediate_commit_timestamp": st.integers(10**15, 2**53 - 1),
-                 "transaction_length": st.just(0),
-                 "immediate_server_version": st.just(profile.version_id)}
-    body = st.fixed_dictionaries(base)
-    if profile.gtid_fields != "none":  # sequence_number > last_committed
-        body = body.flatmap(lambda b: st.integers(b["last_committed"] + 1, b["last_committed"] + 100).map(
-            lambda n: {**b, "sequence_number": n}))
-    if profile.gtid_fields == "commit":
-        body = body.map(lambda b: {**b, "original_commit_timestamp": b["immediate_commit_timestamp"],
-                                   "original_server_version": b["immediate_server_version"]})
-    return body
-
-
 # -- Query and its status variables --------------------------------------------------------------
 
 _FLAGS2_BITS = (0x4000, 0x80000, 0x4000000, 0x8000000)  # AUTO_IS_NULL, NOT_AUTOCOMMIT, NO_FK_CHECKS, RELAXED_UNIQUE
+_MARIADB_FLAGS2_BITS = _FLAGS2_BITS + (0x1000000,)  # bit 24: set in every Query of the 10.11+ corpus
 _db_names = st.lists(identifiers, min_size=1, max_size=16, unique=True)
+START_ALTER, COMMIT_ALTER, ROLLBACK_ALTER = 0x02, 0x04, 0x08  # MariaDB's FL_*_ALTER_E1
+# MariaDB 11.2+ @@character_set_collations entries, as 11.8 logs them (charset -> its uca1400 collation).
+_CHARSET_COLLATIONS = ((33, 2048), (35, 2560), (45, 2304), (54, 2816), (60, 3072))
+
+# Values of the status variables that do not depend on the profile (status_values adds those that do).
 STATUS_VALUES: dict[str, Strategy] = {
-    "Q_FLAGS2_CODE": st.sets(st.sampled_from(_FLAGS2_BITS)).map(sum),
     "Q_SQL_MODE_CODE": st.integers(0, 2**32 - 1),
     "Q_CATALOG_NZ_CODE": st.just("std"),
     "Q_AUTO_INCREMENT": st.fixed_dictionaries({"auto_increment_increment": st.integers(1, 65535),
                                                "auto_increment_offset": st.integers(1, 65535)}),
-    "Q_CHARSET_CODE": st.fixed_dictionaries({"character_set_client": collations,
-                                             "collation_connection": collations, "collation_server": collations}),
     "Q_TIME_ZONE_CODE": st.sampled_from(["SYSTEM", "+00:00", "-05:30", "+13:00", "Europe/Paris", "UTC"]),
     "Q_LC_TIME_NAMES_CODE": st.integers(0, 110),
-    "Q_CHARSET_DATABASE_CODE": collations,
     "Q_TABLE_MAP_FOR_UPDATE_CODE": st.integers(0, 2**64 - 1).map(integer),
     "Q_MASTER_DATA_WRITTEN_CODE": st.integers(0, 2**32 - 1),
     "Q_INVOKER": st.fixed_dictionaries({"user": identifiers, "host": st.sampled_from(["localhost", "%", "127.0.0.1"])}),
@@ -112,28 +83,56 @@ STATUS_VALUES: dict[str, Strategy] = {
     "Q_DEFAULT_COLLATION_FOR_UTF8MB4": st.sampled_from([45, 46, 255]),
     "Q_SQL_REQUIRE_PRIMARY_KEY": st.integers(0, 1),
     "Q_DEFAULT_TABLE_ENCRYPTION": st.integers(0, 1),
+    "Q_HRNOW": st.integers(0, 999_999),
+    "Q_XID": st.integers(1, 2**64 - 1).map(integer),
+    "Q_GTID_FLAGS3": st.one_of(  # a two-phase ALTER: its START, or the COMMIT/ROLLBACK of a START's seq_no
+        st.just({"gtid_flags_extra": START_ALTER}),
+        st.fixed_dictionaries({"gtid_flags_extra": st.sampled_from([COMMIT_ALTER, ROLLBACK_ALTER]),
+                               "sa_seq_no": st.integers(1, 2**64 - 1).map(integer)})),
+    "Q_CHARACTER_SET_COLLATIONS": st.lists(st.sampled_from(_CHARSET_COLLATIONS), min_size=1, unique=True).map(
+        lambda pairs: [{"charset": c, "collation": k} for c, k in pairs]),
 }
 
 
+@lru_cache(maxsize=None)
+def status_values(profile: VersionProfile) -> dict[str, Strategy]:
+    """STATUS_VALUES with the flags and collations of the profile's servers."""
+    collation = st.sampled_from(profile.collations)
+    bits = _MARIADB_FLAGS2_BITS if profile.flavor == "mariadb" else _FLAGS2_BITS
+    return {**STATUS_VALUES, "Q_FLAGS2_CODE": st.sets(st.sampled_from(bits)).map(sum),
+            "Q_CHARSET_CODE": st.fixed_dictionaries({"character_set_client": collation,
+                                                     "collation_connection": collation,
+                                                     "collation_server": collation}),
+            "Q_CHARSET_DATABASE_CODE": collation}
+
+
 @st.composite
-def status_vars(draw: Callable, profile: VersionProfile) -> dict[str, Any]:
-    """A subset of the profile's status variables, in the order servers write them (by code)."""
-    chosen = draw(st.lists(st.sampled_from(profile.status_vars), unique=True))
-    return {name: draw(STATUS_VALUES[name]) for name in profile.status_vars if name in chosen}
+def status_vars(draw: Callable, profile: VersionProfile, names: tuple[str, ...] | None = None) -> dict[str, Any]:
+    """A subset of the profile's status variables (or of `names`), in the order its servers write them."""
+    names = profile.status_vars if names is None else names
+    chosen = draw(st.lists(st.sampled_from(names), unique=True))
+    values = status_values(profile)
+    return {name: draw(values[name]) for name in names if name in chosen}
 
 
 @lru_cache(maxsize=None)
-def query_body(profile: VersionProfile) -> Strategy:
-    """A Query body without its db and query (the transaction's to choose)."""
+def query_body(profile: VersionProfile, names: tuple[str, ...] | None = None) -> Strategy:
+    """A Query body without its db and query (the transaction's to choose); its status variables
+    drawn from the profile's, or from `names`."""
     return st.fixed_dictionaries({
-        "thread_id": st.integers(0, 2**32 - 1), "query_exec_time": st.integers(0, 100),
-        "error_code": st.just(0), "status_vars": status_vars(profile)})
+        "thread_id": thread_ids, "query_exec_time": st.integers(0, 100),
+        "error_code": st.just(0), "status_vars": status_vars(profile, names)})
 
 
 _DDL = ("CREATE TABLE `{db}`.`{t}` (`{c}` INT PRIMARY KEY)", "DROP TABLE IF EXISTS `{db}`.`{t}`",
         "CREATE DATABASE IF NOT EXISTS `{db}`", "ALTER TABLE `{t}` ADD COLUMN `{c}` VARCHAR(20)")
 ddl_statements = st.tuples(st.sampled_from(_DDL), identifiers, identifiers).map(
     lambda x: lambda db: x[0].format(db=db, t=x[1], c=x[2]))  # a DDL statement, given its database
+
+
+def row_statement(db: str) -> str:
+    """The statement a Rows_query / Annotate_rows event shows for a statement's rows events."""
+    return f"INSERT INTO `{db}`.t VALUES (...)"
 
 
 # -- Table_map and rows --------------------------------------------------------------------------
@@ -177,21 +176,28 @@ def _image(cols: list[Column], present: str) -> Strategy:
 
 @st.composite
 def rows_body(draw: Callable, type_code: int, table_id: int, cols: list[Column], last: bool) -> dict[str, Any]:
+    """Any generation: v2 events carry an (empty) extra_data header, v1 ones none."""
     n = len(cols)
     body: dict[str, Any] = {"table_id": table_id, "flags": {"value": STMT_END_F if last else 0},
-                            "extra_data": {"length": 2}, "width": n}
-    count = ROW_COUNTS
-    if type_code == E.UPDATE_ROWS_EVENT:
+                            "extra_data": {"length": 2} if type_code in V2_ROWS_EVENTS else None, "width": n}
+    count, kind = ROW_COUNTS, KIND[E(type_code)]
+    if kind == UPDATE:
         before, after = draw(_present(n)), draw(_present(n))
         body |= {"columns_before_image": before, "columns_after_image": after}
         body["rows"] = [{"before_image": draw(_image(cols, before)), "after_image": draw(_image(cols, after))}
                         for _ in range(draw(count))]
     else:
         present = draw(_present(n))
-        body["columns_before_image" if type_code == E.DELETE_ROWS_EVENT else "columns_after_image"] = present
+        body["columns_before_image" if kind == DELETE else "columns_after_image"] = present
         body["rows"] = [draw(_image(cols, present)) for _ in range(draw(count))]
     return body
 
 
 ROW_COUNTS = st.integers(1, 3)
-ROWS_EVENTS = (E.WRITE_ROWS_EVENT, E.UPDATE_ROWS_EVENT, E.DELETE_ROWS_EVENT)
+V2_ROWS_EVENTS = (E.WRITE_ROWS_EVENT, E.UPDATE_ROWS_EVENT, E.DELETE_ROWS_EVENT)
+V1_ROWS_EVENTS = (E.WRITE_ROWS_EVENT_V1, E.UPDATE_ROWS_EVENT_V1, E.DELETE_ROWS_EVENT_V1)
+
+
+def rows_events(profile: VersionProfile) -> tuple[int, ...]:
+    """The uncompressed rows events the profile's servers write: v2 (MySQL), v1 (MariaDB)."""
+    return tuple(code for code in V2_ROWS_EVENTS + V1_ROWS_EVENTS if code in profile.events)

@@ -1,5 +1,5 @@
 """The `hypothesis` engine: binlogs built from scratch by generators/strategies (valid files of the
-MySQL 5.6 / 5.7 / 8.0 / 9.x profiles), each checked two ways:
+MySQL 5.6 / 5.7 / 8.0 / 9.x and MariaDB 10.5 / 10.11 / 11.x profiles), each checked two ways:
 
 - the oracle decodes it, without error, to the values it was built from (else `wrong-value`);
 - a parser under test (any harness plugin) agrees with the oracle on it, or rejects it cleanly
