@@ -130,17 +130,24 @@ with running_server(get(sys.argv[1])) as s:
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
-def test_signal_removes_container(sig: signal.Signals) -> None:
+def test_signal_removes_container(sig: signal.Signals, tmp_path: Path) -> None:
     profile = get("mariadb-10.11")
     require_image(profile)
     repo = Path(__file__).resolve().parents[1]
-    child = subprocess.Popen([sys.executable, "-c", CHILD, profile.name], cwd=repo,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # stderr to a file, not a pipe nobody reads (a full pipe would block the child's exit)
+    errors = tmp_path / "child.stderr"
+    with errors.open("w") as err:
+        child = subprocess.Popen([sys.executable, "-c", CHILD, profile.name], cwd=repo,
+                                 stdout=subprocess.PIPE, stderr=err, text=True)
     try:
         cid = (child.stdout.readline() if child.stdout else "").strip()
-        assert cid, child.stderr.read() if child.stderr else ""
+        assert cid, errors.read_text()
         child.send_signal(sig)
-        child.wait(timeout=60)
+        try:
+            child.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"the child did not exit within 120 s of {sig.name}; its stderr:\n"
+                        f"{errors.read_text()[-3000:]}")
     finally:
         if child.poll() is None:
             child.kill()
