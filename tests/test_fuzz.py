@@ -7,6 +7,7 @@ import importlib.util
 import json
 import os
 import signal
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +18,8 @@ from harness.fuzz.seeds import load_seeds, windows
 from harness.mutations import CATALOGUE, mutate
 from oracle.framing import MAGIC
 from tests.external import ROOT, manifest
+
+REPO = Path(__file__).resolve().parents[1]
 
 pytestmark = pytest.mark.skipif(not manifest(), reason="../shared/external-binlogs is not there")
 
@@ -137,6 +140,23 @@ def test_atheris_session_runs_and_summarises(seeds, tmp_path):
     assert summary["coverage_final"]["cov"] > 100  # the oracle is instrumented
     assert summary["mutations_by_operator"]
     assert summary["findings_total"] == 0, summary["findings"]
+
+
+@pytest.mark.skipif(importlib.util.find_spec("atheris") is None, reason="atheris is not installed")
+def test_atheris_on_python_mysql_replication_runs_inputs(tmp_path, capsys):
+    """Instrumenting pymysqlreplication must not import its own test suite (which needs pytest,
+    absent from the fuzz session): once that killed the child before any input, and the session
+    said "findings: none". A session that runs no input is now an error (exit 2)."""
+    from harness.fuzz.cli import main
+    out = tmp_path / "pmr"
+    code = main(["--engine", "atheris", "--parser", "python-mysql-replication", "--count", "200",
+                 "--seeds", str(REPO / "corpus" / "mysql-9.7" / "integers--row"), "--out", str(out)])
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["started"] and summary["executions"] >= 200, (out / "libfuzzer.log").read_text()[-2000:]
+    assert code in (0, 1)  # python-mysql-replication may well crash on mutants: findings, not errors
+    broken = main(["--engine", "atheris", "--count", "10", "--instrument", "no_such_package_xyz",
+                   "--out", str(tmp_path / "broken")])
+    assert broken == 2 and "died before running an input" in capsys.readouterr().err
 
 
 # -- the hypothesis engine, the differential mode and the command line ----------------------------

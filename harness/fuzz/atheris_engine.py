@@ -128,6 +128,7 @@ def summarize(out: Path, returncode: int, elapsed: float) -> dict[str, Any]:
         findings["by_kind"][CRASH] = findings["by_kind"].get(CRASH, 0) + len(artifacts)
     return {
         "engine": "atheris", "returncode": returncode, "elapsed_s": round(elapsed, 1),
+        "started": inited is not None,  # libFuzzer read its seeds (else the child died first)
         "executions": stats.get("number_of_executed_units", state.get("executions")),
         "executions_per_s": stats.get("average_exec_per_sec"),
         "new_units": stats.get("new_units_added"),
@@ -154,14 +155,22 @@ def _on_timer(signum: int, frame: Any) -> None:
 
 def _import_instrumented(packages: Sequence[str]) -> None:
     """Import every module of the packages under atheris' coverage instrumentation. Must run
-    before anything else imports them, or they stay uninstrumented."""
+    before anything else imports them, or they stay uninstrumented. A package's own test suite
+    is not parser code (pymysqlreplication ships one that needs pytest) and is left out; a
+    module that cannot be imported (an optional dependency) is said on stderr and skipped."""
     import atheris
     with atheris.instrument_imports(include=list(packages)):
         for name in packages:
             pkg = importlib.import_module(name)
-            for info in pkgutil.walk_packages(getattr(pkg, "__path__", []), name + "."):
-                if not info.name.endswith("__main__"):
+            for info in pkgutil.walk_packages(getattr(pkg, "__path__", []), name + ".",
+                                              onerror=lambda _name: None):
+                parts = info.name.split(".")
+                if parts[-1] == "__main__" or {"tests", "test"} & set(parts[1:]):
+                    continue
+                try:
                     importlib.import_module(info.name)
+                except ImportError as e:
+                    print(f"not instrumented: {info.name} ({e})", file=sys.stderr, flush=True)
 
 
 class Session:

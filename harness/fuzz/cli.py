@@ -6,7 +6,7 @@
 `mutate` walks the operator catalogue over the seed binlogs deterministically, `hypothesis` runs
 the binlog strategies (generators/strategies), `atheris` a coverage-guided libFuzzer session.
 Every run ends with one summary line (inputs run, per second, findings by kind) and exits 0 when
-there is no finding, 1 when there is (2 on bad usage). --differential also decodes every input
+there is no finding, 1 when there is (2 on bad usage, or when no input could run). --differential also decodes every input
 with the oracle and counts any disagreement with it as a finding. The older forms
 `python -m harness fuzz mutate ...` / `python -m harness.fuzz atheris ...` still work: a leading
 engine name is the same as --engine.
@@ -91,6 +91,9 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({k: v for k, v in summary.items() if k != "per_operator"}, indent=2, default=str))
     print(summary_line(engine, args.parser or "oracle", summary))
+    if summary.get("error"):  # no input ran: not a clean result
+        print(f"error: {summary['error']}", file=sys.stderr)
+        return EXIT_USAGE
     return EXIT_FINDINGS if sum(summary["findings"]["by_kind"].values()) else EXIT_OK
 
 
@@ -168,6 +171,9 @@ def _atheris(args: argparse.Namespace) -> dict[str, Any]:
                                out_dir=out, seed=args.seed, differential=args.differential,
                                operators=tuple(args.operators or ()))
     s = run_session(_seeds(args), settings)
+    if not s["started"]:
+        tail = Path(s["log"]).read_text(errors="replace")[-2000:]
+        s["error"] = f"the atheris session died before running an input; {s['log']} ends:\n{tail}"
     cov = s.get("coverage_final") or {}
     initial = s.get("coverage_initial") or {}
     gained = cov.get("cov", 0) - initial.get("cov", 0) if cov and initial else None
