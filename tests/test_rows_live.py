@@ -19,6 +19,7 @@ from oracle.encode import encode_binlog
 from oracle.render_rows import render
 
 from .live_cases import run_live
+from .test_roundtrip import _first_difference as first_difference
 
 pytestmark = pytest.mark.server
 
@@ -64,6 +65,6 @@ def test_binlogs_written_now_round_trip(written: list[Path]) -> None:
     for case_dir in written:
         for b in casefile.read_case(case_dir)["binlogs"]:
             data = (case_dir / b["name"]).read_bytes()
-            out = encode_binlog(e.to_json() for e in decode_file(case_dir / b["name"]))
-            at = next((i for i, (x, y) in enumerate(zip(out, data)) if x != y), min(len(out), len(data)))
-            assert out == data, f"{case_dir.name}/{b['name']}: first difference at byte {at}"
+            events = [e.to_json() for e in decode_file(case_dir / b["name"])]
+            out = encode_binlog(events)
+            assert out == data, f"{case_dir.name}/{b['name']}: {first_difference(out, data, events)}"

@@ -240,7 +240,8 @@ def _container(shape: _Shape, buf: bytes, pos: int, avail: int, depth: int, st: 
             keys.append(buf[pos + key_off:pos + key_off + key_len])
     # Fresh: keys right after the header, values right after the keys, nothing after them, and
     # the large form only where the small one cannot hold the container (judged loosely).
-    if (data_at, data_end) != (keys_end, size) and (data_at >= 0 or keys_end != size) or osz == 4 and size <= 0xFFFF:
+    values_from, values_to = (data_at, data_end) if data_at >= 0 else (keys_end, keys_end)
+    if values_from != keys_end or values_to != size or (osz == 4 and size <= 0xFFFF):
         st.unfresh = True
     st.last = size
     return st.sink.object(keys, values) if is_object else st.sink.array(values)
