@@ -2,13 +2,16 @@
 
 Tests skip when a server, a real tool or the external binlogs are missing, which is right on a
 developer's machine and wrong in CI, where .ci/run installs all of them. A test that may skip even
-in CI says so with @pytest.mark.allow_skip_in_ci.
+in CI (it needs what a CI machine can never have, such as an official registry image) says so,
+and why, with @pytest.mark.allow_skip_in_ci.
 """
 from __future__ import annotations
 
 import os
 
 import pytest
+
+from tests.sample_fixtures import sample_binlog, sample_dirs  # noqa: F401 (suite-wide fixtures)
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 

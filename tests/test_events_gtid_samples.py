@@ -1,13 +1,9 @@
-"""GTID-family, XA and payload events of the sample binlogs written by real MySQL 9.7 and MariaDB
-servers (/tmp/sample-binlogs/<server>/<file> with the real tool's -vvv output beside it), compared
+"""GTID-family, XA and payload events of the sample binlogs real MySQL 9.7 and MariaDB servers
+write during the run (tests/sample_fixtures.py, the real tool's -vvv output beside each), compared
 with what mysqlbinlog / mariadb-binlog printed for them.
-
-The samples are produced by the generators on a machine with the server images; elsewhere these
-tests skip (allowed in CI, where the samples are not part of the checkout).
 """
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
@@ -15,15 +11,9 @@ import pytest
 
 from oracle.decoder import decode_file
 from oracle.values import plain
+from tests.sample_fixtures import sample_params
 
-SAMPLES = Path(os.environ.get("SAMPLE_BINLOGS", "/tmp/sample-binlogs"))
 _HEADER = re.compile(r"^#\d{6} +\d+:\d\d:\d\d server id \d+ +end_log_pos (\d+) (?:CRC32 0x[0-9a-f]{8} )?\t(.*)$")
-
-
-def _samples(flavor: str) -> list[Path]:
-    if not SAMPLES.exists():
-        return []
-    return sorted(p for p in SAMPLES.glob(f"{flavor}-*/*.binlog") if p.with_name(p.name + ".vvv.txt").exists())
 
 
 def _printed(path: Path) -> list[tuple[int, str, list[str]]]:
@@ -42,11 +32,9 @@ def _fields(header: str) -> dict[str, str]:
     return dict(kv.split("=", 1) for kv in header.split("\t") if "=" in kv)
 
 
-pytestmark = pytest.mark.allow_skip_in_ci
-
-
-@pytest.mark.parametrize("path", _samples("mysql"), ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_mysql_sample(path):
+@pytest.mark.parametrize(("profile", "part"), sample_params("mysql"))
+def test_mysql_sample(profile, part, sample_binlog):
+    path = sample_binlog(profile, part).path
     printed: dict[int, list[tuple[str, list[str]]]] = {}
     for end, header, lines in _printed(path):
         printed.setdefault(end, []).append((header, lines))
@@ -83,9 +71,11 @@ def test_mysql_sample(path):
     assert compared
 
 
-@pytest.mark.parametrize("path", _samples("mariadb"), ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_mariadb_sample(path):
+@pytest.mark.parametrize(("profile", "part"), sample_params("mariadb"))
+def test_mariadb_sample(profile, part, sample_binlog):
+    path = sample_binlog(profile, part).path
     printed = {end: (header, lines) for end, header, lines in _printed(path)}
+    compared = 0
     for e in decode_file(path):
         b = e.body
         header, lines = printed.get(e.next_position, ("", []))
@@ -100,3 +90,7 @@ def test_mariadb_sample(path):
             assert header == "Binlog checkpoint " + b["binlog_file_name"]
         elif e.type_code == 38:
             assert any(f"XA PREPARE {b['xid']}" in line for line in [header, *lines])
+        else:
+            continue
+        compared += 1
+    assert compared

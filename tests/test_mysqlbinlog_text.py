@@ -21,8 +21,8 @@ from oracle.mysqlbinlog_text import TextDump, parse
 from oracle.mysqlbinlog_values import unquote
 from oracle.verify import HEADER_CHECKS, Report, ToolUnavailable, compare, run_tool
 from tests.external import ROOT, manifest
+from tests.sample_fixtures import sample_params
 
-SAMPLES = Path("/tmp/sample-binlogs")
 MARIADB_BINLOG = shutil.which("mariadb-binlog") or "/usr/bin/mariadb-binlog"
 EXTERNAL = [b for b in manifest() if b.path.exists()]
 
@@ -189,23 +189,13 @@ def test_mysql_9_7_text_when_available():
     assert _header_disagreements(dump, path) == []
 
 
-def _sample_pairs():
-    if not SAMPLES.is_dir():
-        return []
-    return sorted(p for p in SAMPLES.glob("*/*.vvv.txt") if p.with_suffix("").with_suffix("").exists())
-
-
-@pytest.mark.allow_skip_in_ci
-def test_samples_from_real_servers():
-    """/tmp/sample-binlogs/<server>/<file> with the tool's <file>.vvv.txt, when they exist."""
-    pairs = _sample_pairs()
-    if not pairs:
-        pytest.skip(f"no samples under {SAMPLES}")
-    for txt in pairs:
-        binlog = txt.with_suffix("").with_suffix("")
-        dump = parse(txt.read_bytes().decode("utf-8", "surrogateescape"))
-        assert dump.events and all(e.type_codes for e in dump.events), txt
-        assert _header_disagreements(dump, binlog) == [], txt
+@pytest.mark.parametrize(("profile", "part"), sample_params())
+def test_samples_from_real_servers(profile, part, sample_binlog):
+    """Samples a real server wrote in this session, with the real tool's text for them."""
+    sample = sample_binlog(profile, part)
+    dump = parse(sample.tool_text())
+    assert dump.complete and dump.events and all(e.type_codes for e in dump.events)
+    assert _header_disagreements(dump, sample.path) == []
 
 
 def test_unquote_reverses_my_b_write_quoted():

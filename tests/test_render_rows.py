@@ -2,7 +2,7 @@
 
 References: the MySQL 9.7 image's mysqlbinlog run on every MySQL >= 5.6 external binlog (needs
 Docker and the binlog-mysql:9.7 image), and the samples a real 9.7 server wrote with their
-mysqlbinlog output (/tmp/sample-binlogs, when present). Hand-built cases pin the odd rules.
+mysqlbinlog output (written during the run, tests/sample_fixtures.py). Hand-built cases pin the odd rules.
 """
 from __future__ import annotations
 
@@ -17,8 +17,7 @@ from oracle.decoder import decode_file
 from oracle.render_rows import (Table, bit_string, quoted, quoted_mariadb, render, render_rows_event,
                                 signed_unsigned, vector)
 from tests.external import manifest
-
-SAMPLES = Path("/tmp/sample-binlogs")
+from tests.sample_fixtures import sample_params
 
 
 def _hash_lines(text: bytes) -> list[bytes]:
@@ -61,10 +60,6 @@ def test_external_binlogs_match_real_mysqlbinlog(binlog):
     _assert_same_lines(_mine(binlog.path), _hash_lines(ref.stdout))
 
 
-def _samples():
-    return sorted(p for p in SAMPLES.glob("*/*.binlog") if p.with_name(p.name + ".vvv.txt").exists())
-
-
 def _mariadb_binlog_references():
     """Files only mariadb-binlog reads: MariaDB's, and MySQL's older than 5.6."""
     out = []
@@ -87,9 +82,10 @@ def test_external_binlogs_match_mariadb_binlog(binlog):
     _assert_same_lines(_mine(binlog.path), _hash_lines(ref.stdout))
 
 
-@pytest.mark.parametrize("path", _samples(), ids=str)
-def test_real_server_samples_match_their_mysqlbinlog_output(path):
-    _assert_same_lines(_mine(path), _hash_lines(path.with_name(path.name + ".vvv.txt").read_bytes()))
+@pytest.mark.parametrize(("profile", "part"), sample_params())
+def test_real_server_samples_match_their_mysqlbinlog_output(profile, part, sample_binlog):
+    sample = sample_binlog(profile, part)
+    _assert_same_lines(_mine(sample.path), _hash_lines(sample.tool_text_path.read_bytes()))
 
 
 def test_value_rules():

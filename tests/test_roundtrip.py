@@ -1,7 +1,7 @@
 """Decode then encode is byte-identical on real binlogs (issue 7, Encoder).
 
-Every external binlog (../shared/external-binlogs), every corpus case file (corpus/) and, when
-present, the server samples in /tmp/sample-binlogs are decoded with the oracle and written back
+Every external binlog (../shared/external-binlogs), every corpus case file (corpus/) and the
+samples real servers write during the run (tests/sample_fixtures.py) are decoded with the oracle and written back
 with oracle.encode; the bytes must equal the file's (for a deliberately broken file: the part
 before the event the decoder rejects).
 
@@ -25,9 +25,9 @@ from oracle.encode import EncodeError, StreamEncoder, encode_binlog
 from oracle.errors import BinlogError
 
 from .external import manifest
+from .sample_fixtures import sample_params
 
 REPO = Path(__file__).resolve().parents[1]
-SAMPLES = Path("/tmp/sample-binlogs")
 
 DEV_TREE = {"ver_5_1-wl2325_r.001": "5.2 development tree: Xid and Begin_load_query events carry "
                                     "bytes no released server writes, which the decoder skips"}
@@ -56,7 +56,6 @@ def _corpus_files() -> list[Path]:
 def _sources() -> list[Source]:
     out = [Source(b.path, b.name) for b in manifest() if b.path.is_file()]
     out += [Source(p, str(p.relative_to(REPO))) for p in _corpus_files()]
-    out += [Source(p, f"samples/{p.relative_to(SAMPLES)}") for p in sorted(SAMPLES.glob("*/*.binlog"))]
     return out
 
 
@@ -80,6 +79,25 @@ def _dev_tree(src: Source) -> str | None:
 
 @pytest.mark.parametrize("src", SOURCES, ids=str)
 def test_every_event_round_trips(src: Source) -> None:
+    _check_every_event(src)
+
+
+@pytest.mark.parametrize("src", SOURCES, ids=str)
+def test_file_round_trips(src: Source, request: pytest.FixtureRequest) -> None:
+    why = _dev_tree(src)
+    if why:  # differs by design (test_every_event_round_trips pins which events)
+        request.applymarker(pytest.mark.xfail(reason=why, strict=True))
+    _check_file(src)
+
+
+@pytest.mark.parametrize(("profile", "part"), sample_params())
+def test_server_samples_round_trip(profile: str, part: str, sample_binlog) -> None:
+    src = Source(sample_binlog(profile, part).path, f"samples/{profile}/{part}")
+    _check_every_event(src)
+    _check_file(src)
+
+
+def _check_every_event(src: Source) -> None:
     """Event by event, so a difference names its event (the stream state is kept across an
     event the encoder cannot reproduce)."""
     data = src.path.read_bytes()
@@ -101,13 +119,9 @@ def test_every_event_round_trips(src: Source) -> None:
     assert not differ, f"events that do not round-trip: {differ[:10]}"
 
 
-@pytest.mark.parametrize("src", SOURCES, ids=str)
-def test_file_round_trips(src: Source, request: pytest.FixtureRequest) -> None:
+def _check_file(src: Source) -> None:
     data = src.path.read_bytes()
     events, end = _decoded(data)
-    why = _dev_tree(src)
-    if why:  # differs by design (test_every_event_round_trips pins which events)
-        request.applymarker(pytest.mark.xfail(reason=why, strict=True))
     try:
         out = encode_binlog(events)
     except EncodeError as e:

@@ -13,6 +13,7 @@ from jsonschema import Draft202012Validator
 from oracle.decoder import decode_file
 from oracle.errors import BinlogError
 from tests.external import manifest
+from tests.sample_fixtures import sample_params
 
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "oracle" / "schema" / "canonical-event.schema.json"
 EXTERNAL = [b for b in manifest() if b.path.exists()]
@@ -61,13 +62,14 @@ def test_every_decoded_event_conforms(binlog):
     assert bad == []
 
 
-def test_sample_events_conform():
-    files = sorted(Path("/tmp/sample-binlogs").glob("*/*.binlog"))
-    if not files:
-        pytest.skip("no /tmp/sample-binlogs")
-    for f in files:
-        for e in _selection(_events(f)):
-            assert _errors(e) == [], (f, e["position"])
+@pytest.mark.parametrize(("profile", "part"), sample_params())
+def test_sample_events_conform(profile, part, sample_binlog):
+    """The samples real servers write during the run (tests/sample_fixtures.py)."""
+    path = sample_binlog(profile, part).path
+    events = _events(path)
+    assert events
+    for e in _selection(events):
+        assert _errors(e) == [], (part, e["position"])
 
 
 def _an_event() -> dict:

@@ -2,7 +2,7 @@
 type, CRC32) the oracle decodes equal what MySQL 9.7's `mysqlbinlog -vvv` prints.
 
 Inputs: every MySQL >= 5.6 external binlog that mysqlbinlog 9.7.4 reads (MANIFEST says OK), and
-binlogs written by real MySQL 9.7 servers (/tmp/sample-binlogs/mysql-9.7, made by generators/).
+binlogs a real MySQL 9.7 server writes during the run (tests/sample_fixtures.py).
 The tool runs from the local binlog-mysql:9.7 image; without it these tests skip (and so fail
 under CI=true, see conftest.py).
 """
@@ -16,10 +16,10 @@ import pytest
 from oracle.fde import version_tuple
 from oracle.verify import ToolUnavailable, run_tool, verify
 from tests.external import manifest
+from tests.sample_fixtures import sample_params
 
 # The acceptance's fields; "event" is a position printed by one side only.
 HEADER_FIELDS = {"event", "nested event", "end of file", "end_log_pos", "server_id", "type", "crc32"}
-SAMPLES = Path("/tmp/sample-binlogs/mysql-9.7")
 
 MYSQL_56_PLUS = [b for b in manifest()
                  if b.flavor == "mysql" and b.mysqlbinlog_result == "OK"
@@ -59,17 +59,10 @@ def test_external_binlog_headers_equal_mysqlbinlog(binlog):
     _check(binlog.path)
 
 
-def _samples() -> list[Path]:
-    return sorted(p for p in SAMPLES.glob("*") if p.is_file() and p.read_bytes()[:4] == b"\xfebin")
-
-
-@pytest.mark.allow_skip_in_ci
-@pytest.mark.parametrize("path", _samples() or [None], ids=lambda p: p.name if p else "none")
-def test_server_written_binlog_headers_equal_mysqlbinlog(path):
-    """Binlogs real MySQL 9.7 servers wrote (the samples generators/ leaves in /tmp)."""
-    if path is None:
-        pytest.skip(f"no MySQL 9.7 samples in {SAMPLES}")
-    _check(path)
+@pytest.mark.parametrize(("profile", "part"), sample_params("mysql"))
+def test_server_written_binlog_headers_equal_mysqlbinlog(profile, part, sample_binlog):
+    """Binlogs a real MySQL 9.7 server wrote in this session."""
+    _check(sample_binlog(profile, part).path)
 
 
 def test_survey_lists_every_external_binlog_with_its_outcome(capsys):
