@@ -1,30 +1,44 @@
-"""The classic event decoders against the real tool: `mariadb-binlog -vvv` (Debian's mariadb-client,
-installed by .ci/run) on every external binlog and on a hand-built MariaDB log. Compared: each
-Query / Execute_load_query header line (thread_id, exec_time, error_code, and the MariaDB Q_XID it
-prints as xid=), `use` lines, Xid events, Rand seeds, Intvar values and user variables."""
+"""The classic event decoders against the real tool: `mariadb-binlog -vvv` from our pinned image
+(binlog-mariadb:11.8) on every external binlog, on the samples real servers write during the run,
+and on a hand-built MariaDB log. Compared for every event both sides read: end_log_pos, and for
+each Query / Execute_load_query its header line (thread_id, exec_time, error_code, the MariaDB
+Q_XID it prints as xid=), `use` line and statement, Xid events, Rand seeds, Intvar values, user
+variables and load-data blocks.
+
+The rule: a file passes only when every event the oracle decoded was printed by the tool and
+compared. Where the tool stops early on a file it cannot read (a MySQL-only event, a column type
+it does not print), that is the tool's limit, recorded with the offset in tool_limits/, and
+checked both ways: a new early stop fails, and so does a recorded one that no longer happens.
+"""
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from generators.profiles import get
+from generators.tools import DecoderSession, run_mariadb_binlog
 from oracle import BinlogError, decode_file
+from oracle.mysqlbinlog_text import decode_output
 from tests.classic_binlog import MARIADB_VERSION, binlog, query_body
-from tests.external import EITHER, manifest
+from tests.external import EITHER, ROOT, broken_expectation, manifest
+from tests.sample_fixtures import sample_params
+from tests.server_fixtures import require_image
 from tests.test_events_classic import FULL_MARIADB_STATUS
 
-TOOL = shutil.which("mariadb-binlog")
-pytestmark = pytest.mark.skipif(TOOL is None, reason="mariadb-binlog is not installed (mariadb-client)")
+TOOL_PROFILE = "mariadb-11.8"  # the tool is this image's mariadb-binlog, whatever the host has
+TOOL_ARGS = ("-vvv", "--base64-output=never")
+LIMITS_FILE = Path(__file__).with_name("tool_limits") / "mariadb-binlog-11.8.tsv"
 CASES = [b for b in manifest() if not any(b.file.endswith(x) for x in EITHER)]
 
 # The tools print one header line per event, in file order; the k-th is the oracle's k-th event
 # (checked by its end_log_pos). Positions alone are ambiguous: relay logs carry the source's.
 HEADER = re.compile(r"^#\d{6} [ \d]\d:\d\d:\d\d server id \d+\s+end_log_pos (\d+)[^\t\n]*", re.M)
 QUERY = re.compile(r"\t(?:Query|Query_compressed|Execute_load_query)\tthread_id=(\d+)\texec_time=(\d+)"
-                   r"\terror_code=(\d+)(?:\txid=(\d+))?\n(?:use `([^`]*)`/\*!\*/;)?")
+                   r"\terror_code=(\d+)(?:\txid=(\d+))?(?:\tXid = (\d+))?\n(?:use `([^`]*)`/\*!\*/;)?")
 XID = re.compile(r"\tXid = (\d+)")
 RAND = re.compile(r"\tRand\nSET @@RAND_SEED1=(\d+), @@RAND_SEED2=(\d+)/")
 INTVAR = re.compile(r"\tIntvar\nSET (LAST_INSERT_ID|INSERT_ID)=(\d+)/")
@@ -33,22 +47,36 @@ USER_VAR = re.compile(r"\tUser_var\n(?:[^\n]*\n){0,2}?SET @`([^`]*)`:="
 BLOCK = re.compile(r"\n#(?:Begin_load_query|Append_block): file_id: (\d+)  block_len: (\d+)")
 
 
-def tool_text(path: Path) -> str:
-    return subprocess.run([TOOL, "-vvv", "--base64-output=never", str(path)], capture_output=True,
-                          timeout=120).stdout.decode("utf-8", "surrogateescape")
+@dataclass(frozen=True)
+class ToolOutput:
+    text: str
+    exit_status: int
 
 
-def decoded(path: Path) -> list[dict]:
-    """Events in the order the tools print them: a Transaction_payload's own events follow it."""
-    events = []
+@dataclass(frozen=True)
+class Decoded:
+    events: list[dict]
+    error: BinlogError | None  # where the oracle stopped, for a file broken on purpose
+
+
+def decoded(path: Path, may_break: tuple[tuple[str, ...], int] | None = None) -> Decoded:
+    """Events in the order the tools print them: a Transaction_payload's own events follow it.
+    The oracle must read the file to its end, except a file broken on purpose (`may_break`: the
+    error kinds and the offset of the event where it must stop, tests/external.py BROKEN)."""
+    events: list[dict] = []
     try:
         for e in decode_file(path):
             events.append(e.to_json())
             if e.type_code == 40:
                 events.extend(e.body["events"])
-    except BinlogError:
-        pass  # the broken files: compare what comes before the break
-    return events
+    except BinlogError as e:
+        if may_break is None:
+            raise
+        kinds, offset = may_break
+        assert e.kind in kinds and (e.event_offset if e.event_offset is not None else e.offset) == offset, e
+        return Decoded(events, e)
+    assert may_break is None, f"{path.name} is broken on purpose, yet the oracle read it to its end"
+    return Decoded(events, None)
 
 
 def plain_number(v):
@@ -78,63 +106,134 @@ def _query_agrees(b: dict, m) -> bool:
         ok &= f"\n{b['query']}\n/*!*/;" in m.string or f"\n### {b['query']}\n" in m.string
     if m[4] is not None:  # MariaDB prints Q_XID (0 when absent)
         ok &= plain_number(b["status_vars"].get("Q_XID", 0)) == int(m[4])
-    return ok and (m[5] is None or b["db"] == m[5])
+    if m[5] is not None:  # MySQL prints a DDL's Q_DDL_LOGGED_WITH_XID
+        ok &= plain_number(b["status_vars"].get("Q_DDL_LOGGED_WITH_XID")) == int(m[5])
+    return ok and (m[6] is None or b["db"] == m[6])
 
 
-CHECKS = [
-    (QUERY, _query_agrees),
-    (XID, lambda b, m: plain_number(b["xid"]) == int(m[1])),
-    (RAND, lambda b, m: (plain_number(b["seed1"]), plain_number(b["seed2"])) == (int(m[1]), int(m[2]))),
-    (INTVAR, lambda b, m: (b["type_name"], plain_number(b["val"])) == (m[1], int(m[2]))),
-    (USER_VAR, lambda b, m: b["name"] == m[1] and _user_var_agrees(b, m[2], m[3])),
-    (BLOCK, lambda b, m: (b["file_id"], len(b["block"]["value"]) // 2) == (int(m[1]), int(m[2]))),
-]
+_XID = (XID, lambda b, m: plain_number(b["xid"]) == int(m[1]))
+_QUERY = (QUERY, _query_agrees)
+_BLOCK = (BLOCK, lambda b, m: (b["file_id"], len(b["block"]["value"]) // 2) == (int(m[1]), int(m[2])))
+# Type code -> (the pattern of the tool's text for that event, how its body must agree). An event
+# of one of these types whose text the pattern does not match is a failure, not a skip.
+CHECKS: dict[int, tuple[re.Pattern[str], Callable[[dict, re.Match[str]], bool]]] = {
+    2: _QUERY, 165: _QUERY, 18: _QUERY,  # Query, Query_compressed, Execute_load_query
+    16: _XID,
+    13: (RAND, lambda b, m: (plain_number(b["seed1"]), plain_number(b["seed2"])) == (int(m[1]), int(m[2]))),
+    5: (INTVAR, lambda b, m: (b["type_name"], plain_number(b["val"])) == (m[1], int(m[2]))),
+    14: (USER_VAR, lambda b, m: b["name"] == m[1] and _user_var_agrees(b, m[2], m[3])),
+    17: _BLOCK, 9: _BLOCK,  # Begin_load_query, Append_block
+}
 
 
-def compare(text: str, events: list[dict]) -> int:
-    """Assert every event the tool printed agrees; return how many were compared."""
-    n = 0
+@dataclass(frozen=True)
+class Comparison:
+    printed: int  # events the tool printed (one header line each)
+    decoded: int  # events the oracle decoded, a Transaction_payload's own events included
+    compared: int  # events paired and compared (end_log_pos, and the body when CHECKS has the type)
+    bodies: int  # of those, the events whose body was compared field by field
+    stopped_at: int | None  # position of the first decoded event the tool did not print
+
+
+def compare(text: str, events: list[dict]) -> Comparison:
+    """Pair the k-th printed event with the oracle's k-th and assert that they agree. Pairs only
+    as many as both sides have; `limit_problems` decides whether a shortfall is acceptable."""
     heads = list(HEADER.finditer(text))
-    for i, (head, event) in enumerate(zip(heads, events)):
+    compared = bodies = 0
+    for i, (head, event) in enumerate(zip(heads, events, strict=False)):
         if event["next_position"] is not None:
             assert event["next_position"] == int(head[1]), (i, head[0])
+        compared += 1
+        check = CHECKS.get(event["type_code"])
+        if check is None:
+            continue
         segment = text[head.end():heads[i + 1].start() if i + 1 < len(heads) else len(text)]
-        for pattern, agrees in CHECKS:
-            if (m := pattern.match(segment)) is not None:
-                assert agrees(event["body"], m), (head[0], m[0], event["body"])
-                n += 1
-    return n
+        pattern, agrees = check
+        m = pattern.match(segment)
+        assert m is not None, (f"{event['type']} at {event['position']}: the tool printed "
+                               f"{(head[0] + segment)[:300]!r}")
+        assert agrees(event["body"], m), (head[0], m[0], event["body"])
+        bodies += 1
+    stopped_at = events[len(heads)]["position"] if len(heads) < len(events) else None
+    return Comparison(len(heads), len(events), compared, bodies, stopped_at)
+
+
+def limit_problems(c: Comparison, exit_status: int, oracle_stopped: bool,
+                   limit: int | None) -> list[str]:
+    """Why the comparison does not cover every event both sides decoded ([] when it does). `limit`:
+    the offset recorded in tool_limits/ where the tool is known to stop on this file."""
+    problems = []
+    if c.printed > c.decoded:
+        problems.append(f"the tool printed {c.printed} events, the oracle decoded {c.decoded}")
+    if c.stopped_at is not None and limit is None:
+        problems.append(f"the tool stopped at offset {c.stopped_at} (exit status {exit_status}): "
+                        f"{c.compared} of {c.decoded} decoded events compared")
+    elif c.stopped_at is not None and limit != c.stopped_at:
+        problems.append(f"the recorded limit is at offset {limit}; the tool now stops at {c.stopped_at}")
+    elif c.stopped_at is None and limit is not None:
+        problems.append(f"the recorded limit at offset {limit} is gone: the tool printed every event "
+                        f"(remove it from {LIMITS_FILE.name})")
+    if exit_status != 0 and c.stopped_at is None and not oracle_stopped:
+        problems.append(f"exit status {exit_status} on a file the oracle reads to its end")
+    return problems
+
+
+def tool_limits() -> dict[str, int]:
+    """file name -> offset, from the committed list (lines: name, offset, what the tool says)."""
+    out = {}
+    for line in LIMITS_FILE.read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, offset, *_ = line.split("\t")
+            out[name] = int(offset)
+    return out
+
+
+def check_file(path: Path, name: str, out: ToolOutput, may_break=None) -> Comparison:
+    d = decoded(path, may_break)
+    c = compare(out.text, d.events)
+    problems = limit_problems(c, out.exit_status, d.error is not None, tool_limits().get(name))
+    assert problems == [], f"{name}: {problems}"
+    return c
+
+
+@pytest.fixture(scope="module")
+def mariadb_binlog() -> Iterator[Callable[[Path], ToolOutput]]:
+    """`mariadb_binlog(path)` -> the pinned image's `mariadb-binlog -vvv` output for a file under
+    the external binlogs (one container for the module, a docker exec per file)."""
+    require_image(get(TOOL_PROFILE))
+    with DecoderSession([ROOT], image=get(TOOL_PROFILE).image, tool="mariadb-binlog") as session:
+        def run(path: Path) -> ToolOutput:
+            proc = session.run(path, TOOL_ARGS, timeout=120)
+            assert proc.returncode < 125, decode_output(proc.stderr)  # docker could not run it
+            return ToolOutput(decode_output(proc.stdout), proc.returncode)
+        yield run
 
 
 @pytest.mark.parametrize("binlog_file", CASES, ids=lambda b: b.name)
-def test_external_binlog_agrees_with_mariadb_binlog(binlog_file):
-    compare(tool_text(binlog_file.path), decoded(binlog_file.path))
+def test_external_binlog_agrees_with_mariadb_binlog(binlog_file, mariadb_binlog):
+    check_file(binlog_file.path, binlog_file.name, mariadb_binlog(binlog_file.path),
+               broken_expectation(binlog_file))
 
 
-def test_the_comparison_covers_many_events():
-    """Guard against the patterns silently matching nothing."""
-    counts = {b.name: compare(tool_text(b.path), decoded(b.path)) for b in CASES
-              if b.name.endswith(("mariadb-repl-bin.000005", "corrupt-relay-bin.000624", "ver_trunk_row_v2.001"))}
-    assert sorted(counts.values()) == [32, 435, 869]
+def test_every_recorded_limit_names_an_external_binlog():
+    """A stale entry (a file no longer in the manifest) fails too."""
+    names = {b.name for b in CASES}
+    if not names:
+        pytest.skip("external binlogs not found")
+    assert set(tool_limits()) <= names
 
 
-SAMPLES = Path("/tmp/sample-binlogs")
-
-
-@pytest.mark.allow_skip_in_ci
-def test_samples_from_real_servers():
-    """/tmp/sample-binlogs/<server>/<file> with the real tool's <file>.vvv.txt (MySQL 9.7's
-    mysqlbinlog, MariaDB 10.5's mariadb-binlog), when they exist: User_var of every type, Intvar,
-    Rand, LOAD DATA, compressed transactions."""
-    pairs = sorted(p for p in SAMPLES.glob("*/*.vvv.txt") if Path(str(p)[:-len(".vvv.txt")]).exists())
-    if not pairs:
-        pytest.skip(f"no samples under {SAMPLES}")
-    counts = {}
-    for txt in pairs:
-        text = txt.read_bytes().decode("utf-8", "surrogateescape")
-        counts[txt.parent.name + "/" + txt.name] = compare(text, decoded(Path(str(txt)[:-len(".vvv.txt")])))
-    statement = {k: v for k, v in counts.items() if k.endswith("statement.binlog.vvv.txt")}
-    assert statement and all(n >= 30 for n in statement.values()), counts
+@pytest.mark.parametrize(("profile", "part"), sample_params())
+def test_samples_from_real_servers(profile, part, sample_binlog):
+    """Samples real servers write during the run, with the real tool's text for them (MySQL 9.7's
+    mysqlbinlog, the MariaDB server's own mariadb-binlog): User_var of every type, Intvar, Rand,
+    LOAD DATA, compressed transactions. The tool read each to its end."""
+    sample = sample_binlog(profile, part)
+    exit_status = sample.manifest_entry()["decoder_exit"]
+    c = check_file(sample.path, f"samples/{profile}/{part}", ToolOutput(sample.tool_text(), exit_status))
+    assert c.compared == c.decoded > 0
+    if part == "statement":
+        assert c.bodies >= 30, c
 
 
 def test_hand_built_mariadb_log(tmp_path):
@@ -142,6 +241,53 @@ def test_hand_built_mariadb_log(tmp_path):
                  (16, (7).to_bytes(8, "little")))
     path = tmp_path / "hand.bin"
     path.write_bytes(log)
-    text = tool_text(path)
+    require_image(get(TOOL_PROFILE))
+    proc = run_mariadb_binlog(path, TOOL_ARGS, image=get(TOOL_PROFILE).image)
+    text = decode_output(proc.stdout)
     assert "xid=4242" in text and "SET TIMESTAMP=1700000000.123456" in text
-    assert compare(text, decoded(path)) == 2
+    c = check_file(path, "hand.bin", ToolOutput(text, proc.returncode))
+    assert (c.compared, c.bodies) == (3, 2)
+
+
+# -- the comparison itself fails when the tool stops early ------------------------------------
+
+def _statement_sample(sample_binlog) -> tuple[Path, str]:
+    sample = sample_binlog("mariadb-11.8", "statement")
+    return sample.path, sample.tool_text()
+
+
+def test_a_tool_output_cut_short_fails(sample_binlog):
+    """The real tool's text cut after its 5th event: the comparison reports where the tool stopped
+    and how few events it compared, and a recorded limit elsewhere does not excuse it."""
+    path, text = _statement_sample(sample_binlog)
+    heads = list(HEADER.finditer(text))
+    cut = text[:heads[5].start()]
+    events = decoded(path).events
+    c = compare(cut, events)
+    assert (c.printed, c.compared, c.stopped_at) == (5, 5, events[5]["position"])
+    problems = limit_problems(c, 1, False, None)
+    assert problems and f"stopped at offset {events[5]['position']}" in problems[0]
+    assert "5 of" in problems[0]
+    assert limit_problems(c, 1, False, events[6]["position"]) != []
+    assert limit_problems(c, 1, False, events[5]["position"]) == []  # exactly the recorded limit
+    with pytest.raises(AssertionError, match="stopped at offset"):
+        check_file(path, "samples/cut", ToolOutput(cut, 1))
+
+
+def test_a_recorded_limit_that_disappears_fails(sample_binlog):
+    path, text = _statement_sample(sample_binlog)
+    c = compare(text, decoded(path).events)
+    assert c.stopped_at is None
+    assert any("is gone" in p for p in limit_problems(c, 0, False, 1234))
+
+
+def test_a_tool_that_prints_more_than_the_oracle_decoded_fails(sample_binlog):
+    path, text = _statement_sample(sample_binlog)
+    events = decoded(path).events
+    assert limit_problems(compare(text, events[:-1]), 0, False, None) != []
+
+
+def test_an_exit_status_alone_is_not_agreement(sample_binlog):
+    path, text = _statement_sample(sample_binlog)
+    c = compare(text, decoded(path).events)
+    assert any("exit status 1" in p for p in limit_problems(c, 1, False, None))
