@@ -13,23 +13,24 @@ checked both ways: a new early stop fails, and so does a recorded one that no lo
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from generators.profiles import get
-from generators.tools import DecoderSession, run_mariadb_binlog
+from generators.tools import run_mariadb_binlog
 from oracle import BinlogError, decode_file
 from oracle.mysqlbinlog_text import decode_output
 from tests.classic_binlog import MARIADB_VERSION, binlog, query_body
-from tests.external import EITHER, ROOT, broken_expectation, manifest
+from tests.external import EITHER, broken_expectation, manifest
+from tests.pinned_tools import MARIADB_PROFILE, external_mariadb_binlog
 from tests.sample_fixtures import sample_params
 from tests.server_fixtures import require_image
 from tests.test_events_classic import FULL_MARIADB_STATUS
 
-TOOL_PROFILE = "mariadb-11.8"  # the tool is this image's mariadb-binlog, whatever the host has
+TOOL_PROFILE = MARIADB_PROFILE  # the tool is this image's mariadb-binlog, whatever the host has
 TOOL_ARGS = ("-vvv", "--base64-output=never")
 LIMITS_FILE = Path(__file__).with_name("tool_limits") / "mariadb-binlog-11.8.tsv"
 CASES = [b for b in manifest() if not any(b.file.endswith(x) for x in EITHER)]
@@ -196,22 +197,10 @@ def check_file(path: Path, name: str, out: ToolOutput, may_break=None) -> Compar
     return c
 
 
-@pytest.fixture(scope="module")
-def mariadb_binlog() -> Iterator[Callable[[Path], ToolOutput]]:
-    """`mariadb_binlog(path)` -> the pinned image's `mariadb-binlog -vvv` output for a file under
-    the external binlogs (one container for the module, a docker exec per file)."""
-    require_image(get(TOOL_PROFILE))
-    with DecoderSession([ROOT], image=get(TOOL_PROFILE).image, tool="mariadb-binlog") as session:
-        def run(path: Path) -> ToolOutput:
-            proc = session.run(path, TOOL_ARGS, timeout=120)
-            assert proc.returncode < 125, decode_output(proc.stderr)  # docker could not run it
-            return ToolOutput(decode_output(proc.stdout), proc.returncode)
-        yield run
-
-
 @pytest.mark.parametrize("binlog_file", CASES, ids=lambda b: b.name)
-def test_external_binlog_agrees_with_mariadb_binlog(binlog_file, mariadb_binlog):
-    check_file(binlog_file.path, binlog_file.name, mariadb_binlog(binlog_file.path),
+def test_external_binlog_agrees_with_mariadb_binlog(binlog_file):
+    run = external_mariadb_binlog(binlog_file.path, TOOL_ARGS)
+    check_file(binlog_file.path, binlog_file.name, ToolOutput(decode_output(run.stdout), run.returncode),
                broken_expectation(binlog_file))
 
 

@@ -2,16 +2,14 @@
 Start_encryption (164).
 
 The real binlogs (MariaDB 10.5 and 11.8) are checked against what mariadb-binlog -vvv prints for
-them: values read from its output once and written here, and, when /usr/bin/mariadb-binlog is
-installed, its live output for every event of every file.
+them: values read from its output once and written here, and its live output (the pinned image's
+tool, tests/pinned_tools.py) for every event of every file.
 """
 from __future__ import annotations
 
 import json
 import re
-import shutil
 import struct
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -25,11 +23,11 @@ from oracle.events import (mariadb_annotate_rows, mariadb_binlog_checkpoint, mar
 from oracle.values import plain
 
 from .event_bytes import MARIADB_POC, decode_body, external, first_format
+from .pinned_tools import external_mariadb_binlog
 
 MARIADB_10_5 = external("mariadb-bin.000001")
 MARIADB_11_8 = sorted(MARIADB_POC.glob("mariadb-binlog__binlogs__*")) if MARIADB_POC.exists() else []
 pytestmark = pytest.mark.skipif(not MARIADB_10_5.exists(), reason="../shared/external-binlogs is not there")
-MARIADB_BINLOG = shutil.which("mariadb-binlog") or "/usr/bin/mariadb-binlog"
 
 
 @pytest.fixture(scope="module")
@@ -78,8 +76,7 @@ _HEADER = re.compile(r"^#\d{6} +\d+:\d\d:\d\d server id (\d+) +end_log_pos (\d+)
 
 def mariadb_binlog_facts(path: Path) -> dict[int, tuple[str, str]]:
     """end_log_pos -> (kind, printed value) for the events this test compares."""
-    out = subprocess.run([MARIADB_BINLOG, "-vvv", "--base64-output=decode-rows", str(path)],
-                         capture_output=True, text=True, errors="replace", timeout=300).stdout
+    out = external_mariadb_binlog(path, ("-vvv", "--base64-output=decode-rows")).stdout.decode(errors="replace")
     facts: dict[int, tuple[str, str]] = {}
     lines = out.splitlines()
     for i, line in enumerate(lines):
@@ -114,7 +111,6 @@ def _mariadb_files():
     return [MARIADB_10_5, *MARIADB_11_8] if MARIADB_10_5.exists() else []
 
 
-@pytest.mark.skipif(not Path(MARIADB_BINLOG).exists(), reason="mariadb-binlog is not installed")
 @pytest.mark.parametrize("path", _mariadb_files(), ids=lambda p: p.name)
 def test_matches_mariadb_binlog(path):
     facts = mariadb_binlog_facts(path)

@@ -1,11 +1,11 @@
 """The mysqlbinlog -vvv text parser, on text the real tools print for real binlogs.
 
-The text is produced here by running the real tool (mariadb-binlog on the host; MySQL 9.7's
-mysqlbinlog through oracle.verify's default when its image exists), never written by hand.
+The text is produced here by running the real tool (mariadb-binlog of our pinned MariaDB 11.8
+image, tests/pinned_tools.py; MySQL 9.7's mysqlbinlog through oracle.verify's default), never
+written by hand.
 """
 from __future__ import annotations
 
-import shutil
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
@@ -17,13 +17,13 @@ from hypothesis import strategies as st
 from oracle.decoder import decode_file
 from oracle.errors import BinlogError
 from oracle.event_types import EventType as T
-from oracle.mysqlbinlog_text import TextDump, parse
+from oracle.mysqlbinlog_text import TextDump, decode_output, parse
 from oracle.mysqlbinlog_values import unquote
 from oracle.verify import HEADER_CHECKS, Report, ToolUnavailable, compare, run_tool
 from tests.external import ROOT, manifest
+from tests.pinned_tools import external_mariadb_binlog
 from tests.sample_fixtures import sample_params
 
-MARIADB_BINLOG = shutil.which("mariadb-binlog") or "/usr/bin/mariadb-binlog"
 EXTERNAL = [b for b in manifest() if b.path.exists()]
 
 
@@ -36,10 +36,8 @@ def _by_name(suffix: str) -> Path:
 
 @cache
 def _mariadb_dump(path: Path) -> TextDump:
-    if not Path(MARIADB_BINLOG).exists():
-        pytest.skip("mariadb-binlog is not installed (Debian's mariadb-client)")
-    run = run_tool(path, MARIADB_BINLOG)
-    return parse(run.stdout, run.stderr)
+    run = external_mariadb_binlog(path)
+    return parse(decode_output(run.stdout), decode_output(run.stderr))
 
 
 def _oracle(path: Path):

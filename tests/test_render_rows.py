@@ -1,23 +1,26 @@
 """`###` lines from oracle/render_rows.py against the real `mysqlbinlog -vvv`, byte for byte.
 
-References: the MySQL 9.7 image's mysqlbinlog run on every MySQL >= 5.6 external binlog (needs
-Docker and the binlog-mysql:9.7 image), and the samples a real 9.7 server wrote with their
-mysqlbinlog output (written during the run, tests/sample_fixtures.py). Hand-built cases pin the odd rules.
+References: the MySQL 9.7 image's mysqlbinlog run on every MySQL >= 5.6 external binlog, the
+pinned MariaDB image's mariadb-binlog on the others (tests/pinned_tools.py), and the samples real
+servers write during the run with their tool's output (tests/sample_fixtures.py). Hand-built
+cases pin the odd rules.
 """
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
+from generators.profiles import get
+from generators.tools import run_mysqlbinlog
 from oracle.decoder import decode_file
 from oracle.render_rows import (Table, bit_string, quoted, quoted_mariadb, render, render_rows_event,
                                 signed_unsigned, vector)
 from tests.external import manifest
+from tests.pinned_tools import external_mariadb_binlog
 from tests.sample_fixtures import sample_params
+from tests.server_fixtures import require_image
 
 
 def _hash_lines(text: bytes) -> list[bytes]:
@@ -47,15 +50,8 @@ def _mysql_56_plus():
 
 @pytest.mark.parametrize("binlog", _mysql_56_plus(), ids=lambda b: b.name)
 def test_external_binlogs_match_real_mysqlbinlog(binlog):
-    tools = pytest.importorskip("generators.tools")
-    if shutil.which("docker") is None:
-        pytest.skip("docker is not installed")
-    try:
-        ref = tools.run_mysqlbinlog(binlog.path)
-    except (OSError, subprocess.SubprocessError) as e:
-        pytest.skip(f"mysqlbinlog image unavailable: {e}")
-    if ref.returncode != 0 and b"Unable to find image" in ref.stderr:
-        pytest.skip("binlog-mysql:9.7 image not built")
+    require_image(get("mysql-9.7"))
+    ref = run_mysqlbinlog(binlog.path)
     assert ref.returncode == 0, ref.stderr[-300:]
     _assert_same_lines(_mine(binlog.path), _hash_lines(ref.stdout))
 
@@ -74,10 +70,7 @@ def _mariadb_binlog_references():
 
 @pytest.mark.parametrize("binlog", _mariadb_binlog_references(), ids=lambda b: b.name)
 def test_external_binlogs_match_mariadb_binlog(binlog):
-    exe = shutil.which("mariadb-binlog")
-    if exe is None:
-        pytest.skip("mariadb-binlog is not installed")
-    ref = subprocess.run([exe, "-vvv", str(binlog.path)], capture_output=True, timeout=600)
+    ref = external_mariadb_binlog(binlog.path)
     assert ref.returncode == 0, ref.stderr[-300:]
     _assert_same_lines(_mine(binlog.path), _hash_lines(ref.stdout))
 
