@@ -2,13 +2,21 @@
 the MySQL cases, the case's own MariaDB image's mariadb-binlog for the MariaDB ones (the tool and
 image case.json names for its committed .vvv.txt).
 
-For each file: the tool reads it to its end (exit 0, "# End of log file"), prints today exactly
+For each file: the tool reads it to its end (exit 0, "# End of log file"); it prints today exactly
 the committed .vvv.txt (so the tests that read those texts, such as test_corpus_rows.py's `###`
-lines, compare with the real tool), and its text, read by oracle/mysqlbinlog_text.py, agrees with
-the oracle's decoding on every field oracle/verify.py compares (header: end_log_pos, server id,
-type, CRC32, timestamp, in-use flag; body: queries, xids, GTIDs, GTID sets, rotate targets, table
-ids, ...) plus the ones listed in EXTRA_FIELDS, for every event, a Transaction_payload's own
-events included. A file compares fewer events than both sides decoded only as a failure.
+row lines, compare with the real tool); and its text, read by oracle/mysqlbinlog_text.py, agrees
+with the oracle's decoding for every event, a Transaction_payload's own events included, on:
+- what oracle/verify.py compares: header (position, end_log_pos, server id, type, CRC32,
+  timestamp, in-use flag) and body fields (queries, databases, xids, GTIDs and their commit
+  timestamps, GTID sets, rotate targets, table ids, seeds, ...);
+- EXTRA_FIELDS: payload sizes and compression, user-variable names, rows flags, GTID flags,
+  GTID lists, the Format_description's "at startup";
+- each Query's session state, the `SET ...` lines (tests/tool_session_vars.py): timestamp with
+  microseconds, pseudo_thread_id, the Q_FLAGS2 switches, sql_mode, auto_increment, character
+  sets and collations, time zone, lc_time_names, and MySQL's later status variables.
+Not compared here: user-variable values and the statements of Execute_load_query (compared by
+test_events_classic_vs_mariadb_binlog.py) and row images (test_corpus_rows.py).
+A file compares fewer events than both sides decoded only as a failure.
 
 The tool runs once per image for all its files (DecoderSession.run_each), on first use.
 """
@@ -32,6 +40,7 @@ from oracle.mysqlbinlog_text import TextDump, TextEvent, decode_output, parse
 from oracle.values import plain
 from oracle.verify import Disagreement, Report, compare
 from tests.server_fixtures import require_image
+from tests.tool_session_vars import session_disagreements
 
 
 @dataclass(frozen=True)
@@ -64,13 +73,26 @@ def count_events(events: list[Event]) -> int:
     return sum(1 + len(e.body["events"]) if e.type_code == 40 else 1 for e in events)
 
 
+def _mariadb_gtid_flags(b: dict[str, Any]) -> list[str]:
+    """Gtid_log_event::print: " trans" for FL_TRANSACTIONAL, " ddl" for FL_DDL, then the
+    thread id MariaDB 11.x records in flags_extra."""
+    words = [word for bit, word in ((0x04, "trans"), (0x20, "ddl")) if b["flags2"] & bit]
+    return words + ([f"thread_id={b['thread_id']}"] if "thread_id" in b else [])
+
+
 # Fields the text shows that oracle/verify.py does not compare, by the text parser's body key:
-# how to read the oracle's value for it. (Row images are compared line by line through the
-# committed text: test_corpus_rows.py.)
+# the oracle's value for it, from its plain body. (Row images are compared line by line through
+# the committed text, test_corpus_rows.py; a Query's session variables by tool_session_vars.py.)
 EXTRA_FIELDS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "payload_size": lambda b: b["payload_size"],
     "uncompressed_size": lambda b: b["uncompressed_size"],
+    "compression_type": lambda b: b["compression_name"],
     "name": lambda b: b["name"],  # User_var
+    "flags": lambda b: b["flags"]["names"],  # Rows events
+    "at_startup": lambda b: b["created"] != 0,  # Format_description
+    "rbr_only": lambda b: not b["may_have_sbr_stmts"],  # MySQL Gtid
+    "flags_text": _mariadb_gtid_flags,  # MariaDB Gtid
+    "list": lambda b: [f"{g['domain_id']}-{g['server_id']}-{g['seq_no']}" for g in b["list"]],
 }
 
 
@@ -82,11 +104,14 @@ def extra_disagreements(dump: TextDump, events: list[Event]) -> list[Disagreemen
         if o is None:
             continue
         body = plain(o.body)
-        for key, oracle_value in EXTRA_FIELDS.items():
-            if key in t.body and key in body and plain(t.body[key]) != oracle_value(body):
-                out.append(Disagreement(o.position, o.type_name, f"body.{key}", oracle_value(body),
-                                        plain(t.body[key])))
-    return out
+        for key in EXTRA_FIELDS.keys() & t.body.keys():
+            try:
+                expected = EXTRA_FIELDS[key](body)
+            except KeyError as e:
+                expected = f"absent ({e})"
+            if plain(t.body[key]) != expected:
+                out.append(Disagreement(o.position, o.type_name, f"body.{key}", expected, plain(t.body[key])))
+    return out + session_disagreements(dump, events)[0]
 
 
 @pytest.fixture(scope="module")
@@ -163,3 +188,30 @@ def test_a_tool_output_cut_short_fails(tool_output, exit_status: int) -> None:
     assert any("did not read to the end (last event printed at" in p for p in found), found
     assert any(p.startswith("3 events compared; the oracle decoded") for p in found), found
     assert any(p.startswith("exit status 1") for p in found) == (exit_status == 1)
+
+
+@pytest.mark.parametrize(("printed", "tampered", "field"), [
+    ("SET @@session.sql_mode=", "SET @@session.sql_mode=1", "session.sql_mode"),
+    ("SET @@session.pseudo_thread_id=", "SET @@session.pseudo_thread_id=9", "session.pseudo_thread_id"),
+    ("SET TIMESTAMP=", "SET TIMESTAMP=1", "session.TIMESTAMP"),
+    ("\tGTID\tlast_committed=", "\tGTID\tlast_committed=7", "body.last_committed"),
+    ("flags: STMT_END_F", "flags: ", "body.flags"),
+])
+def test_a_changed_value_in_the_tool_text_is_a_disagreement(tool_output, printed, tampered, field) -> None:
+    """The real tool's text with one printed value changed: the comparison names that field."""
+    binlog = next(b for b in BINLOGS if b.tool == "mysqlbinlog" and b"STMT_END_F" in b.committed_text.read_bytes())
+    run = tool_output(binlog)
+    text = run.stdout.decode("utf-8", "surrogateescape")
+    assert printed in text
+    changed = text.replace(printed, tampered, 1).encode("utf-8", "surrogateescape")
+    found = problems(subprocess.CompletedProcess(run.args, 0, changed, run.stderr), list(decode_file(binlog.path)))
+    assert any(f" {field}: " in p for p in found), found
+
+
+def test_session_variables_are_compared_for_both_flavors(tool_output) -> None:
+    for tool in ("mysqlbinlog", "mariadb-binlog"):
+        binlog = next(b for b in BINLOGS if b.tool == tool)
+        run = tool_output(binlog)
+        dump = parse(decode_output(run.stdout), decode_output(run.stderr))
+        wrong, compared = session_disagreements(dump, list(decode_file(binlog.path)))
+        assert wrong == [] and compared >= 20, (tool, compared)
