@@ -16,6 +16,8 @@ from tests.external import ROOT, manifest
 from tests.server_fixtures import require_image
 
 MARIADB_PROFILE = "mariadb-11.8"  # its image's mariadb-binlog is the pinned tool
+# Where that tool stops early on an external binlog the oracle reads to its end.
+MARIADB_LIMITS_FILE = Path(__file__).with_name("mariadb-binlog-11.8-limits.tsv")
 
 
 @cache
@@ -36,3 +38,29 @@ def external_mariadb_binlog(path: Path, args: tuple[str, ...] = ("-vvv",),
     if proc.returncode >= 125:  # not the tool's status: docker could not run it
         raise RuntimeError(f"mariadb-binlog could not be run: {proc.stderr[-300:]!r}")
     return proc
+
+
+def mariadb_binlog_limits() -> dict[str, int]:
+    """External binlog name -> offset of the first event the pinned mariadb-binlog does not print
+    (lines of MARIADB_LIMITS_FILE: name, offset, what the tool says)."""
+    out = {}
+    for line in MARIADB_LIMITS_FILE.read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, offset, *_ = line.split("\t")
+            out[name] = int(offset)
+    return out
+
+
+def limit_problem(name: str, stopped_at: int | None, limits: dict[str, int] | None = None) -> str | None:
+    """Where the tool stopped early (`stopped_at`: the first decoded event it did not print)
+    against the recorded limits (`limits`: the committed ones by default), both ways; None when
+    they agree."""
+    limit = (mariadb_binlog_limits() if limits is None else limits).get(name)
+    if stopped_at == limit:
+        return None
+    if limit is None:
+        return f"the tool stopped at offset {stopped_at}, which is not a recorded limit"
+    if stopped_at is None:
+        return (f"the recorded limit at offset {limit} is gone: the tool printed every event "
+                f"(remove it from {MARIADB_LIMITS_FILE.name})")
+    return f"the recorded limit is at offset {limit}; the tool now stops at {stopped_at}"

@@ -36,7 +36,7 @@ from generators.profiles import LOCAL_PROFILES
 from generators.tools import DecoderSession
 from oracle.decoder import decode_file
 from oracle.model import Event
-from oracle.mysqlbinlog_text import TextDump, TextEvent, decode_output, parse
+from oracle.mysqlbinlog_text import TextDump, decode_output, parse
 from oracle.values import plain
 from oracle.verify import Disagreement, Report, compare
 from tests.server_fixtures import require_image

@@ -7,7 +7,7 @@ variables and load-data blocks.
 
 The rule: a file passes only when every event the oracle decoded was printed by the tool and
 compared. Where the tool stops early on a file it cannot read (a MySQL-only event, a column type
-it does not print), that is the tool's limit, recorded with the offset in tool_limits/, and
+it does not print), that is the tool's limit, recorded with the offset in mariadb-binlog-11.8-limits.tsv, and
 checked both ways: a new early stop fails, and so does a recorded one that no longer happens.
 """
 from __future__ import annotations
@@ -25,14 +25,13 @@ from oracle import BinlogError, decode_file
 from oracle.mysqlbinlog_text import decode_output
 from tests.classic_binlog import MARIADB_VERSION, binlog, query_body
 from tests.external import EITHER, broken_expectation, manifest
-from tests.pinned_tools import MARIADB_PROFILE, external_mariadb_binlog
+from tests.pinned_tools import MARIADB_PROFILE, external_mariadb_binlog, limit_problem, mariadb_binlog_limits
 from tests.sample_fixtures import sample_params
 from tests.server_fixtures import require_image
 from tests.test_events_classic import FULL_MARIADB_STATUS
 
 TOOL_PROFILE = MARIADB_PROFILE  # the tool is this image's mariadb-binlog, whatever the host has
 TOOL_ARGS = ("-vvv", "--base64-output=never")
-LIMITS_FILE = Path(__file__).with_name("tool_limits") / "mariadb-binlog-11.8.tsv"
 CASES = [b for b in manifest() if not any(b.file.endswith(x) for x in EITHER)]
 
 # The tools print one header line per event, in file order; the k-th is the oracle's k-th event
@@ -159,40 +158,26 @@ def compare(text: str, events: list[dict]) -> Comparison:
     return Comparison(len(heads), len(events), compared, bodies, stopped_at)
 
 
-def limit_problems(c: Comparison, exit_status: int, oracle_stopped: bool,
-                   limit: int | None) -> list[str]:
-    """Why the comparison does not cover every event both sides decoded ([] when it does). `limit`:
-    the offset recorded in tool_limits/ where the tool is known to stop on this file."""
+def limit_problems(c: Comparison, exit_status: int, oracle_stopped: bool, name: str,
+                   limits: dict[str, int] | None = None) -> list[str]:
+    """Why the comparison does not cover every event both sides decoded ([] when it does). Where
+    the tool stopped early must be the limit recorded for `name` (tests/pinned_tools.py)."""
     problems = []
     if c.printed > c.decoded:
         problems.append(f"the tool printed {c.printed} events, the oracle decoded {c.decoded}")
-    if c.stopped_at is not None and limit is None:
-        problems.append(f"the tool stopped at offset {c.stopped_at} (exit status {exit_status}): "
-                        f"{c.compared} of {c.decoded} decoded events compared")
-    elif c.stopped_at is not None and limit != c.stopped_at:
-        problems.append(f"the recorded limit is at offset {limit}; the tool now stops at {c.stopped_at}")
-    elif c.stopped_at is None and limit is not None:
-        problems.append(f"the recorded limit at offset {limit} is gone: the tool printed every event "
-                        f"(remove it from {LIMITS_FILE.name})")
+    limit = limit_problem(name, c.stopped_at, limits)
+    if limit is not None:
+        problems.append(f"{limit} (exit status {exit_status}; {c.compared} of {c.decoded} "
+                        "decoded events compared)")
     if exit_status != 0 and c.stopped_at is None and not oracle_stopped:
         problems.append(f"exit status {exit_status} on a file the oracle reads to its end")
     return problems
 
 
-def tool_limits() -> dict[str, int]:
-    """file name -> offset, from the committed list (lines: name, offset, what the tool says)."""
-    out = {}
-    for line in LIMITS_FILE.read_text().splitlines():
-        if line.strip() and not line.startswith("#"):
-            name, offset, *_ = line.split("\t")
-            out[name] = int(offset)
-    return out
-
-
 def check_file(path: Path, name: str, out: ToolOutput, may_break=None) -> Comparison:
     d = decoded(path, may_break)
     c = compare(out.text, d.events)
-    problems = limit_problems(c, out.exit_status, d.error is not None, tool_limits().get(name))
+    problems = limit_problems(c, out.exit_status, d.error is not None, name)
     assert problems == [], f"{name}: {problems}"
     return c
 
@@ -209,7 +194,7 @@ def test_every_recorded_limit_names_an_external_binlog():
     names = {b.name for b in CASES}
     if not names:
         pytest.skip("external binlogs not found")
-    assert set(tool_limits()) <= names
+    assert set(mariadb_binlog_limits()) <= names
 
 
 @pytest.mark.parametrize(("profile", "part"), sample_params())
@@ -254,12 +239,12 @@ def test_a_tool_output_cut_short_fails(sample_binlog):
     events = decoded(path).events
     c = compare(cut, events)
     assert (c.printed, c.compared, c.stopped_at) == (5, 5, events[5]["position"])
-    problems = limit_problems(c, 1, False, None)
+    problems = limit_problems(c, 1, False, "cut")
     assert problems and f"stopped at offset {events[5]['position']}" in problems[0]
     assert "5 of" in problems[0]
-    assert limit_problems(c, 1, False, events[6]["position"]) != []
-    assert limit_problems(c, 1, False, events[5]["position"]) == []  # exactly the recorded limit
-    with pytest.raises(AssertionError, match="stopped at offset"):
+    assert limit_problems(c, 1, False, "cut", {"cut": events[6]["position"]}) != []
+    assert limit_problems(c, 1, False, "cut", {"cut": events[5]["position"]}) == []  # the recorded limit
+    with pytest.raises(AssertionError, match="stopped at offset"):  # the committed list
         check_file(path, "samples/cut", ToolOutput(cut, 1))
 
 
@@ -267,16 +252,16 @@ def test_a_recorded_limit_that_disappears_fails(sample_binlog):
     path, text = _statement_sample(sample_binlog)
     c = compare(text, decoded(path).events)
     assert c.stopped_at is None
-    assert any("is gone" in p for p in limit_problems(c, 0, False, 1234))
+    assert any("is gone" in p for p in limit_problems(c, 0, False, "cut", {"cut": 1234}))
 
 
 def test_a_tool_that_prints_more_than_the_oracle_decoded_fails(sample_binlog):
     path, text = _statement_sample(sample_binlog)
     events = decoded(path).events
-    assert limit_problems(compare(text, events[:-1]), 0, False, None) != []
+    assert limit_problems(compare(text, events[:-1]), 0, False, "cut") != []
 
 
 def test_an_exit_status_alone_is_not_agreement(sample_binlog):
     path, text = _statement_sample(sample_binlog)
     c = compare(text, decoded(path).events)
-    assert any("exit status 1" in p for p in limit_problems(c, 1, False, None))
+    assert any("exit status 1" in p for p in limit_problems(c, 1, False, "cut"))

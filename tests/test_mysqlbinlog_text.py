@@ -21,7 +21,8 @@ from oracle.mysqlbinlog_text import TextDump, decode_output, parse
 from oracle.mysqlbinlog_values import unquote
 from oracle.verify import HEADER_CHECKS, Report, ToolUnavailable, compare, run_tool
 from tests.external import ROOT, manifest
-from tests.pinned_tools import external_mariadb_binlog
+from tests.pinned_tools import external_mariadb_binlog, limit_problem
+from tests.test_corpus_vs_tool import count_events
 from tests.sample_fixtures import sample_params
 
 EXTERNAL = [b for b in manifest() if b.path.exists()]
@@ -64,6 +65,12 @@ def test_mariadb_binlog_text_parses_and_matches_the_oracle_headers(binlog):
     assert all(p is not None for p in positions)
     assert positions == sorted(set(positions))
     assert _header_disagreements(dump, binlog.path) == []
+    # every event the oracle decoded was printed, but where the tool's recorded limit says not
+    events, _ = _oracle(binlog.path)
+    stopped_at = next((e.position for e in events if e.position not in set(positions)), None)
+    assert limit_problem(binlog.name, stopped_at) is None
+    if stopped_at is None:
+        assert len(dump.events) == count_events(events)
 
 
 def test_mariadb_events_and_rows():
