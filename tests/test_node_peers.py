@@ -177,3 +177,41 @@ def test_a_peer_without_its_package_says_how_to_install(tmp_path, monkeypatch: p
     plugin = load("zongji-vlasky")
     reason = plugin.unavailable_reason()
     assert reason is not None and peers.INSTALL_COMMAND in reason
+
+
+@pytest.fixture(scope="module")
+def compressed(workload: tuple[Server, dict[str, Any]]) -> dict[str, Any]:
+    """A compressed transaction (binlog_transaction_compression=ON) in a binlog of its own."""
+    server, request = workload
+    server.execute("FLUSH BINARY LOGS")
+    start = server.query("SHOW BINARY LOG STATUS")[0]
+    server.execute("CREATE TABLE w.c (id INT PRIMARY KEY, v VARCHAR(5)); "
+                   "SET SESSION binlog_transaction_compression = ON; "
+                   "INSERT INTO w.c VALUES (1, 'x'), (2, 'y')")
+    end = server.query("SHOW BINARY LOG STATUS")[0]
+    return {**request, "file": start["File"], "position": int(start["Position"] or 0),
+            "end_file": end["File"], "end_position": int(end["Position"] or 0)}
+
+
+COMPRESSED_ROWS = [[{"id": 1, "v": "x"}, {"id": 2, "v": "y"}]]
+
+
+@pytest.mark.parametrize("name", GO_FAMILY)
+def test_go_mysql_family_reads_compressed_transactions(name: str, compressed: dict[str, Any]) -> None:
+    events = _stream(name, compressed)
+    got = [[r["values_by_name"] for r in e["body"]["rows"]] for e in events]
+    assert got == ([COMPRESSED_ROWS[0][:1]] if name in FIRST_ROW_ONLY else COMPRESSED_ROWS)
+
+
+def test_zongji_vlasky_refuses_compressed_transactions_loudly(compressed: dict[str, Any]) -> None:
+    """A limit @vlasky/zongji documents: it reports TRANSACTION_PAYLOAD_EVENT as an error."""
+    with pytest.raises(ParseError) as err:
+        _stream("zongji-vlasky", compressed)
+    assert "TRANSACTION_PAYLOAD_EVENT" in err.value.message and not _rows_events(err.value.events)
+
+
+def test_zongji_powersync_loses_compressed_rows_silently(compressed: dict[str, Any]) -> None:
+    """A defect of @powersync/mysql-zongji: the compressed transaction's rows are never
+    reported, and nothing says so (no error, the stream ends normally)."""
+    events = _stream("zongji-powersync", compressed)
+    assert events and not _rows_events(events)

@@ -69,6 +69,7 @@ function goMysqlAdapter(name, pkg) {
         };
         const quiet = () => { clearTimeout(timer); timer = setTimeout(() => finish(), idle); };
         syncer.on("event", (ev) => {
+          if (done) return;
           const where = ev.binlogPosition || {};
           if (endReached(request, where.name, where.position)) return finish();
           const kind = Object.keys(KINDS).find((k) => ev[k] !== undefined);

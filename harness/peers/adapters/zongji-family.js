@@ -121,6 +121,7 @@ function zongjiAdapter(name, pkg, extra = {}) {
           resolve({ events, error });
         };
         z.on("binlog", (ev) => {
+          if (done) return;  // events already in flight when the end was reached
           const kind = ev.getEventName();
           const np = ev.nextPosition;
           if (np !== 0 && table[kind]) {
