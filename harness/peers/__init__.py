@@ -33,19 +33,15 @@ class Peer:
 
     name: str
     package: str
-    adapter: str
-
-    @property
-    def script(self) -> Path:
-        return ADAPTERS_DIR / self.adapter
+    script: Path
 
 
 PEERS = {p.name: p for p in (
-    Peer("zongji-vlasky", "@vlasky/zongji", "zongji-vlasky.js"),
-    Peer("zongji-powersync", "@powersync/mysql-zongji", "zongji-powersync.js"),
-    Peer("zongji", "zongji", "zongji.js"),
-    Peer("go-mysql-js", "go-mysql-js", "go-mysql-js.js"),
-    Peer("go-mysql-binlog-node", "@solashi/go-mysql-binlog-node", "go-mysql-binlog-node.js"),
+    Peer("zongji-vlasky", "@vlasky/zongji", ADAPTERS_DIR / "zongji-vlasky.js"),
+    Peer("zongji-powersync", "@powersync/mysql-zongji", ADAPTERS_DIR / "zongji-powersync.js"),
+    Peer("zongji", "zongji", ADAPTERS_DIR / "zongji.js"),
+    Peer("go-mysql-js", "go-mysql-js", ADAPTERS_DIR / "go-mysql-js.js"),
+    Peer("go-mysql-binlog-node", "@solashi/go-mysql-binlog-node", ADAPTERS_DIR / "go-mysql-binlog-node.js"),
 )}
 
 
