@@ -183,14 +183,9 @@ def test_a_peer_without_its_package_says_how_to_install(tmp_path, monkeypatch: p
 def compressed(workload: tuple[Server, dict[str, Any]]) -> dict[str, Any]:
     """A compressed transaction (binlog_transaction_compression=ON) in a binlog of its own."""
     server, request = workload
-    server.execute("FLUSH BINARY LOGS")
-    start = server.query("SHOW BINARY LOG STATUS")[0]
-    server.execute("CREATE TABLE w.c (id INT PRIMARY KEY, v VARCHAR(5)); "
-                   "SET SESSION binlog_transaction_compression = ON; "
-                   "INSERT INTO w.c VALUES (1, 'x'), (2, 'y')")
-    end = server.query("SHOW BINARY LOG STATUS")[0]
-    return {**request, "file": start["File"], "position": int(start["Position"] or 0),
-            "end_file": end["File"], "end_position": int(end["Position"] or 0)}
+    return _one_statement(server, request, "CREATE TABLE w.c (id INT PRIMARY KEY, v VARCHAR(5)); "
+                                           "SET SESSION binlog_transaction_compression = ON; "
+                                           "INSERT INTO w.c VALUES (1, 'x'), (2, 'y')")
 
 
 COMPRESSED_ROWS = [[{"id": 1, "v": "x"}, {"id": 2, "v": "y"}]]
@@ -215,3 +210,29 @@ def test_zongji_powersync_loses_compressed_rows_silently(compressed: dict[str, A
     reported, and nothing says so (no error, the stream ends normally)."""
     events = _stream("zongji-powersync", compressed)
     assert events and not _rows_events(events)
+
+
+def _one_statement(server: Server, request: dict[str, Any], sql: str) -> dict[str, Any]:
+    """The stream request covering `sql`, run in a binlog of its own."""
+    server.execute("FLUSH BINARY LOGS")
+    start = server.query("SHOW BINARY LOG STATUS")[0]
+    server.execute(sql)
+    end = server.query("SHOW BINARY LOG STATUS")[0]
+    return {**request, "file": start["File"], "position": int(start["Position"] or 0),
+            "end_file": end["File"], "end_position": int(end["Position"] or 0)}
+
+
+WIDE = "12345678901234567890.1234567891"
+
+
+@pytest.mark.parametrize("name, reported", [("zongji-vlasky", WIDE),
+                                            ("zongji-powersync", "12345678901234567168.0000000000")])
+def test_zongji_family_wide_decimal(name: str, reported: str, workload: tuple[Server, dict[str, Any]]) -> None:
+    """@powersync/mysql-zongji gives DECIMAL as a JS number: a DECIMAL(30,10) loses its digits
+    past the 17th (a defect, pinned); @vlasky/zongji gives the exact text."""
+    server, request = workload
+    table = "w." + name.replace("-", "_")
+    req = _one_statement(server, request, f"CREATE TABLE {table} (id INT PRIMARY KEY, d DECIMAL(30,10)); "
+                                          f"INSERT INTO {table} VALUES (1, {WIDE})")
+    rows = _rows_events(_stream(name, req))
+    assert [r["values"] for r in rows[0]["body"]["rows"]] == [[1, {"type": "decimal", "value": reported}]]
