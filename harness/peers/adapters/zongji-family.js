@@ -94,18 +94,20 @@ const BODIES = {
   deleterows: [["DELETE_ROWS_EVENT_V1", "DELETE_ROWS_EVENT"], ROWS, rowsBody],
 };
 
-function capabilities(extra = {}) {
+function capabilities(table) {
   const bodies = {};
-  for (const [types, fields] of Object.values({ ...BODIES, ...extra })) for (const t of types) bodies[t] = fields;
+  for (const [types, fields] of Object.values(table)) for (const t of types) bodies[t] = fields;
   return { header: ["position", "event_size", "next_position", "timestamp"], bodies,
            every_event: false, partial_events: true };
 }
 
-// extra: more library event names -> [types, fields, body] (forks decode more classes).
-function zongjiAdapter(name, pkg, extra = {}) {
+// extra: more library event names -> [types, fields, body] (forks decode more classes);
+// omit: event names the fork does not report every time (so they are not claimed).
+function zongjiAdapter(name, pkg, { extra = {}, omit = [] } = {}) {
   const table = { ...BODIES, ...extra };
+  for (const kind of omit) delete table[kind];
   return {
-    name, package: pkg, capabilities: capabilities(extra),
+    name, package: pkg, capabilities: capabilities(table),
     stream(mod, request) {
       const ZongJi = mod.default || mod;
       return new Promise((resolve) => {

@@ -3,6 +3,6 @@
 const { serve, integer, text } = require("./common.js");
 const { zongjiAdapter } = require("./zongji-family.js");
 
-serve(zongjiAdapter("zongji-vlasky", "@vlasky/zongji", {
+serve(zongjiAdapter("zongji-vlasky", "@vlasky/zongji", { extra: {
   gtid: [["GTID_LOG_EVENT"], ["sid", "gno"], (e) => ({ sid: text(e.sid), gno: integer(e.gno) })],
-}));
+} }));
