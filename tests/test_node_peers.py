@@ -261,3 +261,27 @@ def test_zongji_family_headers_and_bodies_equal_the_oracle(name: str, workload: 
     assert len(actual) >= 10  # DDL, BEGIN, rows, XID of four transactions
     diffs = [str(d) for d in compare_events(expected, actual, no_rows)]
     assert not diffs, "\n".join(diffs[:12])
+
+
+def test_a_long_reply_arrives_whole(workload: tuple[Server, dict[str, Any]]) -> None:
+    """A reply of a few hundred KB (a long TEXT holding U+2028, which str.splitlines would cut
+    at) reaches the plugin whole: the adapter waits for stdout before it exits."""
+    server, request = workload
+    req = _one_statement(server, request, "CREATE TABLE w.long_text (id INT PRIMARY KEY, t LONGTEXT); "
+                                          "INSERT INTO w.long_text VALUES (1, REPEAT('ab\u2028', 100000))")
+    rows = _rows_events(_stream("zongji-vlasky", req))
+    assert rows[0]["body"]["rows"][0]["values"] == [1, "ab\u2028" * 100000]
+
+
+@pytest.mark.parametrize("name", ZONGJI_FAMILY)
+def test_zongji_family_zero_year_and_zero_date(name: str, workload: tuple[Server, dict[str, Any]]) -> None:
+    """Defects of both ZongJi forks, pinned: YEAR 0000 comes back as 1900 (the stored 0 plus
+    1900), and a zero DATE / DATETIME as an invalid JS Date (the value is lost)."""
+    server, request = workload
+    table = "w.zero_" + name.replace("-", "_")
+    req = _one_statement(server, request, "SET SESSION sql_mode = ''; "
+                                          f"CREATE TABLE {table} (id INT PRIMARY KEY, y YEAR, d DATE, dt DATETIME); "
+                                          f"INSERT INTO {table} VALUES (1, 0, '0000-00-00', '0000-00-00 00:00:00')")
+    rows = _rows_events(_stream(name, req))
+    assert rows[0]["body"]["rows"][0]["values"] == [1, 1900, {"type": "date", "value": "Invalid Date"},
+                                                    {"type": "datetime", "value": "Invalid Date"}]

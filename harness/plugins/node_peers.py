@@ -32,7 +32,8 @@ def _run_adapter(peer: peers.Peer, requests: list[dict[str, Any]], timeout: floa
     stdin = "".join(json.dumps(r) + "\n" for r in requests)
     proc = subprocess.run([node, str(peer.script)], input=stdin, capture_output=True, text=True,
                           timeout=timeout, env=_adapter_env())
-    lines = [json.loads(ln) for ln in proc.stdout.splitlines() if ln.strip()]
+    # Split on "\n" only: JSON strings may hold U+2028, U+0085 ..., which str.splitlines splits on.
+    lines = [json.loads(ln) for ln in proc.stdout.split("\n") if ln.strip()]
     if proc.returncode != 0 or len(lines) != len(requests) + 1:
         raise RuntimeError(f"{peer.script.name} exited {proc.returncode} after {len(lines)} lines: "
                            f"{proc.stderr.strip()[-500:]}")

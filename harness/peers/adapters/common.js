@@ -87,7 +87,9 @@ function validate(request) {
 
 // adapter: {name, package, capabilities, stream(lib, request) -> Promise<{events, error?}>}
 async function serve(adapter) {
-  const out = (msg) => process.stdout.write(JSON.stringify(msg) + "\n");
+  // Resolves once the line is handed to the OS: exiting earlier would cut a long reply short
+  // (stdout to a pipe is asynchronous in Node).
+  const out = (msg) => new Promise((resolve) => process.stdout.write(JSON.stringify(msg) + "\n", resolve));
   let loaded = null;
   let unavailable = null;
   try {
@@ -95,7 +97,7 @@ async function serve(adapter) {
   } catch (err) {
     unavailable = err.message;
   }
-  out({ type: "hello", protocol: 1, name: adapter.name, version: loaded ? loaded.version : "not installed",
+  await out({ type: "hello", protocol: 1, name: adapter.name, version: loaded ? loaded.version : "not installed",
         capabilities: adapter.capabilities, unavailable });
   let chain = Promise.resolve();
   const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });

@@ -31,12 +31,14 @@ function bitsValue(v) {
 }
 
 const asInt = (v) => integer(typeof v === "bigint" ? v : v);
-const asText = (v) => text(v);
+const asText = (v) => (typeof v === "string" || Buffer.isBuffer(v) ? text(v) : unmapped(v));
 const asDecimal = (v, col) => ({ type: "decimal", value: typeof v === "number" ? v.toFixed(col.metadata.decimals) : String(v) });
-const asDate = (v) => ({ type: "date", value: v instanceof Date ? ymd(v) : String(v) });
-const asDatetime = (v, col) => ({ type: "datetime", value: v instanceof Date
+// An invalid Date (what the library makes of a zero date) is shown as such, never as digits.
+const isDate = (v) => v instanceof Date && !Number.isNaN(v.getTime());
+const asDate = (v) => ({ type: "date", value: isDate(v) ? ymd(v) : String(v) });
+const asDatetime = (v, col) => ({ type: "datetime", value: isDate(v)
   ? `${ymd(v)} ${hms(v)}${fraction(v.getUTCMilliseconds(), fspOf(col))}` : String(v) });
-const asTimestamp = (v, col) => ({ type: "timestamp", value: v instanceof Date
+const asTimestamp = (v, col) => ({ type: "timestamp", value: isDate(v)
   ? `${Math.floor(v.getTime() / 1000)}${fraction(((v.getTime() % 1000) + 1000) % 1000, fspOf(col))}` : String(v) });
 const asTime = (v) => ({ type: "time", value: String(v) });
 const asJson = (v) => ({ type: "json", value: mysqlJson(typeof v === "string" ? JSON.parse(v) : v) });
@@ -51,7 +53,7 @@ const VALUE = {
   1: asInt, 2: asInt, 3: asInt, 8: asInt, 9: asInt, 13: asInt,        // TINY..LONGLONG, INT24, YEAR
   0: asDecimal, 246: asDecimal,                                        // DECIMAL, NEWDECIMAL
   4: (v) => v, 5: (v) => v,                                            // FLOAT, DOUBLE
-  15: asText, 253: asText, 254: asText, 249: asText, 250: asText, 251: asText, 252: asText, 255: asText,
+  15: asText, 253: asText, 254: asText, 249: asText, 250: asText, 251: asText, 252: asText,
   16: bitsValue,                                                       // BIT
   10: asDate, 14: asDate,
   12: asDatetime, 18: asDatetime,
@@ -61,10 +63,21 @@ const VALUE = {
   247: asEnum, 248: asSet,
 };
 
+// A value the library gives in a form the canonical model has no rule for (a parsed GEOMETRY
+// object, ...) is tagged "unmapped" with the library's own JSON: reported, never guessed.
+function unmapped(v) {
+  return { type: "unmapped", value: JSON.stringify(v, (k, x) => (typeof x === "bigint" ? x.toString() : x)) };
+}
+
 function columnValue(col, schema, v) {
   if (v === null || v === undefined) return null;
   const convert = VALUE[col.type];
-  return convert ? convert(v, col, schema) : text(Buffer.isBuffer(v) ? v : String(v));
+  if (!convert) return Buffer.isBuffer(v) ? text(v) : unmapped(v);
+  try {
+    return convert(v, col, schema);
+  } catch {
+    return unmapped(v);
+  }
 }
 
 function image(table, row) {
