@@ -285,3 +285,29 @@ def test_zongji_family_zero_year_and_zero_date(name: str, workload: tuple[Server
     rows = _rows_events(_stream(name, req))
     assert rows[0]["body"]["rows"][0]["values"] == [1, 1900, {"type": "date", "value": "Invalid Date"},
                                                     {"type": "datetime", "value": "Invalid Date"}]
+
+
+@pytest.mark.parametrize("name", GO_FAMILY)
+def test_go_mysql_family_refuses_an_empty_64_member_set(name: str, workload: tuple[Server, dict[str, Any]]) -> None:
+    """A defect of go-mysql as these wrappers ship it: the empty value '' of a SET with 64
+    members ends the stream with "int value out of range" (m64 alone, all 64, and '' of a
+    9-member SET are fine); the adapter reports it cleanly (the wrapper's console.log of the
+    error goes to stderr, not into the protocol)."""
+    server, request = workload
+    members = ",".join(f"'m{i}'" for i in range(1, 65))
+    table = "w.set64_" + name.replace("-", "_")
+    req = _one_statement(server, request, f"CREATE TABLE {table} (id INT PRIMARY KEY, s SET({members})); "
+                                          f"INSERT INTO {table} VALUES (1, '')")
+    with pytest.raises(ParseError) as err:
+        _stream(name, req)
+    assert "out of range" in err.value.message
+
+
+def test_zongji_vlasky_json_null_reads_as_sql_null(workload: tuple[Server, dict[str, Any]]) -> None:
+    """A defect of @vlasky/zongji: the JSON document `null` and SQL NULL both come back as
+    JavaScript null, so a CDC consumer cannot tell them apart."""
+    server, request = workload
+    req = _one_statement(server, request, "CREATE TABLE w.jnull (id INT PRIMARY KEY, j JSON); "
+                                          "INSERT INTO w.jnull VALUES (1, 'null'), (2, NULL)")
+    rows = _rows_events(_stream("zongji-vlasky", req))
+    assert [r["values"] for r in rows[0]["body"]["rows"]] == [[1, None], [2, None]]

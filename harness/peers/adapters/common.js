@@ -9,6 +9,10 @@ const { pathToFileURL } = require("url");
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
+// stdout carries the protocol only; libraries that log with console.log (go-mysql-js prints
+// its error messages so) go to stderr with everything else.
+console.log = console.info = console.debug = console.error;
+
 // ---- values (oracle/values.py) -------------------------------------------------------------
 function integer(v) {
   if (typeof v === "number") return v;
