@@ -212,12 +212,17 @@ def test_zongji_powersync_loses_compressed_rows_silently(compressed: dict[str, A
     assert events and not _rows_events(events)
 
 
+def _binlog_status(server: Server) -> dict[str, Any]:
+    """File and Position of the binlog being written (MySQL 9 renamed SHOW MASTER STATUS)."""
+    return server.query("SHOW MASTER STATUS" if server.profile.flavor == "mariadb" else "SHOW BINARY LOG STATUS")[0]
+
+
 def _one_statement(server: Server, request: dict[str, Any], sql: str) -> dict[str, Any]:
     """The stream request covering `sql`, run in a binlog of its own."""
     server.execute("FLUSH BINARY LOGS")
-    start = server.query("SHOW BINARY LOG STATUS")[0]
+    start = _binlog_status(server)
     server.execute(sql)
-    end = server.query("SHOW BINARY LOG STATUS")[0]
+    end = _binlog_status(server)
     return {**request, "file": start["File"], "position": int(start["Position"] or 0),
             "end_file": end["File"], "end_position": int(end["Position"] or 0)}
 
@@ -311,3 +316,43 @@ def test_zongji_vlasky_json_null_reads_as_sql_null(workload: tuple[Server, dict[
                                           "INSERT INTO w.jnull VALUES (1, 'null'), (2, NULL)")
     rows = _rows_events(_stream("zongji-vlasky", req))
     assert [r["values"] for r in rows[0]["body"]["rows"]] == [[1, None], [2, None]]
+
+
+MARIADB_WORKLOAD = """
+CREATE DATABASE m;
+CREATE TABLE m.t (id INT PRIMARY KEY, f DOUBLE, vc VARCHAR(10)) DEFAULT CHARSET = utf8mb4;
+INSERT INTO m.t VALUES (1, 0, 'a'), (2, 1.5, 'b');
+"""
+# Per plugin: the rows of the one row event, by column (id, f, vc). The original zongji reads a
+# DOUBLE 0 as 1.1125369292536007e-308 (reproduced with zongji 0.5.1 alone); go-mysql-js keeps
+# the first row only.
+MARIADB_ROWS = {
+    "zongji-vlasky": [[1, 0, "a"], [2, 1.5, "b"]],
+    "zongji-powersync": [[1, 0, "a"], [2, 1.5, "b"]],
+    "zongji": [[1, 1.1125369292536007e-308, "a"], [2, 1.5, "b"]],
+    "go-mysql-js": [[1, 0, "a"]],
+    "go-mysql-binlog-node": [[1, 0, "a"], [2, 1.5, "b"]],
+}
+
+
+@pytest.fixture(scope="module")
+def mariadb_workload(installed: None) -> Iterator[dict[str, Any]]:
+    """A MariaDB 10.11 server (binlog_format=ROW) that wrote MARIADB_WORKLOAD; the request."""
+    profile = LOCAL_PROFILES["mariadb-10.11"]
+    require_image(profile)
+    with running_server(profile, {"binlog_format": "ROW"}) as server:
+        server.execute(f"CREATE USER '{USER}'@'%' IDENTIFIED BY '{PASSWORD}'; "
+                       f"CREATE USER '{USER}'@'localhost' IDENTIFIED BY '{PASSWORD}'; "
+                       f"GRANT ALL ON *.* TO '{USER}'@'%'; GRANT ALL ON *.* TO '{USER}'@'localhost'")
+        yield _one_statement(server, {"host": "127.0.0.1", "port": server.port, "user": USER,
+                                      "password": PASSWORD}, MARIADB_WORKLOAD)
+
+
+@pytest.mark.parametrize("name", sorted(MARIADB_ROWS))
+def test_every_peer_reads_mariadb(name: str, mariadb_workload: dict[str, Any]) -> None:
+    events = _rows_events(_stream(name, mariadb_workload))
+    if name in GO_FAMILY:
+        got = [[r["values_by_name"][c] for c in ("id", "f", "vc")] for r in events[0]["body"]["rows"]]
+    else:
+        got = [r["values"] for r in events[0]["body"]["rows"]]
+    assert len(events) == 1 and got == MARIADB_ROWS[name]
