@@ -356,3 +356,27 @@ def test_every_peer_reads_mariadb(name: str, mariadb_workload: dict[str, Any]) -
     else:
         got = [r["values"] for r in events[0]["body"]["rows"]]
     assert len(events) == 1 and got == MARIADB_ROWS[name]
+
+
+def test_adapter_protocols_persistent_and_one_shot(workload: tuple[Server, dict[str, Any]]) -> None:
+    """One adapter process answers several parse requests in turn (persistent protocol, ids
+    kept), and the one-shot form (`--host ... --end-position N`) prints the same events."""
+    import json
+    import subprocess
+
+    from harness.plugins.node_peers import _adapter_env
+
+    _, request = workload
+    peer = peers.PEERS["zongji-vlasky"]
+    lines = "".join(json.dumps({"type": "parse", "id": i, **request}) + "\n" for i in (7, 8))
+    proc = subprocess.run(["node", str(peer.script)], input=lines, capture_output=True, text=True,
+                          timeout=120, env=_adapter_env())
+    hello, *replies = [json.loads(ln) for ln in proc.stdout.split("\n") if ln.strip()]
+    assert proc.returncode == 0 and hello["type"] == "hello" and hello["unavailable"] is None
+    assert [r["id"] for r in replies] == [7, 8] and replies[0]["events"] == replies[1]["events"]
+    flags = [f"--{k.replace('_', '-')}={v}" for k, v in request.items()]
+    flags = [part for f in flags for part in f.split("=", 1)]
+    one = subprocess.run(["node", str(peer.script), *flags], capture_output=True, text=True, timeout=120,
+                         env=_adapter_env())
+    assert one.returncode == 0, one.stderr
+    assert [json.loads(ln) for ln in one.stdout.split("\n") if ln.strip()] == replies[0]["events"]

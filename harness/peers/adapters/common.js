@@ -90,6 +90,41 @@ function validate(request) {
 }
 
 // adapter: {name, package, capabilities, stream(lib, request) -> Promise<{events, error?}>}
+// One-shot form (`--parser-stream "node NAME.js"`): the stream fields as flags, canonical
+// events as JSON lines on stdout, a clean client error as `error: <Kind> at offset <N>: <message>`
+// on stderr with exit status 1; `--hello` prints the hello line.
+const FLAGS = { "--host": "host", "--port": "port", "--user": "user", "--password": "password",
+                "--file": "file", "--position": "position", "--end-file": "end_file",
+                "--end-position": "end_position", "--idle-ms": "idle_ms" };
+const NUMERIC = new Set(["port", "position", "end_position", "idle_ms"]);
+
+function requestFromFlags(argv) {
+  const request = { id: 1 };
+  for (let i = 0; i < argv.length; i += 2) {
+    const key = FLAGS[argv[i]];
+    if (!key || i + 1 >= argv.length) throw new StreamError("BadRequest", `unknown or incomplete flag ${argv[i]}`);
+    request[key] = NUMERIC.has(key) ? Number(argv[i + 1]) : argv[i + 1];
+  }
+  return request;
+}
+
+async function oneShot(adapter, loaded, hello, argv, out) {
+  if (argv[0] === "--hello") {
+    await out(hello);
+    return 0;
+  }
+  if (!loaded) {
+    process.stderr.write(`unavailable: ${hello.unavailable}\n`);
+    return 2;
+  }
+  const reply = await answer(adapter, loaded, requestFromFlags(argv));
+  for (const event of reply.events || []) await out(event);
+  if (reply.type === "events") return 0;
+  const where = reply.offset === null || reply.offset === undefined ? "" : ` at offset ${reply.offset}`;
+  process.stderr.write(`error: ${reply.kind || "BadRequest"}${where}: ${reply.message || reply.reason}\n`);
+  return 1;
+}
+
 async function serve(adapter) {
   // Resolves once the line is handed to the OS: exiting earlier would cut a long reply short
   // (stdout to a pipe is asynchronous in Node).
@@ -101,8 +136,13 @@ async function serve(adapter) {
   } catch (err) {
     unavailable = err.message;
   }
-  await out({ type: "hello", protocol: 1, name: adapter.name, version: loaded ? loaded.version : "not installed",
-        capabilities: adapter.capabilities, unavailable });
+  const hello = { type: "hello", protocol: 1, name: adapter.name, version: loaded ? loaded.version : "not installed",
+                  capabilities: adapter.capabilities, unavailable };
+  const argv = process.argv.slice(2);
+  if (argv.length) {
+    process.exit(await oneShot(adapter, loaded, hello, argv, out));
+  }
+  await out(hello);
   let chain = Promise.resolve();
   const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
   rl.on("line", (line) => {
