@@ -95,8 +95,9 @@ function validate(request) {
 // on stderr with exit status 1; `--hello` prints the hello line.
 const FLAGS = { "--host": "host", "--port": "port", "--user": "user", "--password": "password",
                 "--file": "file", "--position": "position", "--end-file": "end_file",
-                "--end-position": "end_position", "--idle-ms": "idle_ms" };
-const NUMERIC = new Set(["port", "position", "end_position", "idle_ms"]);
+                "--end-position": "end_position", "--idle-ms": "idle_ms",
+                "--first-event-ms": "first_event_ms" };
+const NUMERIC = new Set(["port", "position", "end_position", "idle_ms", "first_event_ms"]);
 
 function requestFromFlags(argv) {
   const request = { id: 1 };

@@ -7,8 +7,10 @@
 // - images by column name ("values_by_name"), values as the library gives them (no type tags:
 //   the library does not say which column is a DECIMAL or a DATETIME);
 // - the end: an event at or past the end position ends the stream; otherwise, since the
-//   library shows nothing between row events, a quiet period (request.idle_ms, default 2000)
-//   after the last event.
+//   library shows nothing between row events, a quiet period: request.idle_ms (default 3000)
+//   after the last event, or first_event_ms (default 15000) when none has come yet (the Go
+//   side reads table schemas over SQL before its first event, slow on a loaded machine).
+//   A heuristic, the one thing these libraries leave: a stream that pauses longer is cut.
 "use strict";
 const { integer, text, endReached } = require("./common.js");
 
@@ -47,7 +49,8 @@ function goMysqlAdapter(name, pkg) {
     async stream(mod, request) {
       const MysqlBinlog = mod.default.default || mod.default;
       const events = [];
-      const idle = request.idle_ms || 2000;
+      const idle = request.idle_ms || 3000;
+      const firstEvent = request.first_event_ms || 15000;
       let syncer;
       try {
         syncer = await MysqlBinlog.create({
@@ -67,18 +70,18 @@ function goMysqlAdapter(name, pkg) {
           clearTimeout(timer);
           syncer.close().catch(() => {}).finally(() => resolve({ events, error }));
         };
-        const quiet = () => { clearTimeout(timer); timer = setTimeout(() => finish(), idle); };
+        const quiet = (ms) => { clearTimeout(timer); timer = setTimeout(() => finish(), ms); };
         syncer.on("event", (ev) => {
           if (done) return;
           const where = ev.binlogPosition || {};
           if (endReached(request, where.name, where.position)) return finish();
           const kind = Object.keys(KINDS).find((k) => ev[k] !== undefined);
           if (kind) events.push({ library_event: kind, body: { schema: text(ev.table.schema), table: text(ev.table.name), rows: rowsOf(ev, kind) } });
-          quiet();
+          quiet(idle);
         });
         syncer.on("error", (err) => finish(Object.assign(err, { offset: err.binlogPosition ? err.binlogPosition.position : null })));
         syncer.on("close", () => finish());
-        quiet();
+        quiet(firstEvent);
       });
     },
   };
