@@ -380,3 +380,21 @@ def test_adapter_protocols_persistent_and_one_shot(workload: tuple[Server, dict[
                          env=_adapter_env())
     assert one.returncode == 0, one.stderr
     assert [json.loads(ln) for ln in one.stdout.split("\n") if ln.strip()] == replies[0]["events"]
+
+
+@pytest.mark.parametrize("name", ("zongji-vlasky", "go-mysql-binlog-node"))
+def test_a_stream_across_files_stops_at_its_end(name: str, workload: tuple[Server, dict[str, Any]]) -> None:
+    """Start in one binlog, end in the next: rows of both are reported, and a row written after
+    the end (in a third file, the server still streaming) is not."""
+    server, request = workload
+    table = "w.span_" + name.replace("-", "_")
+    server.execute(f"CREATE TABLE {table} (id INT PRIMARY KEY); FLUSH BINARY LOGS")
+    start = _binlog_status(server)
+    server.execute(f"INSERT INTO {table} VALUES (1); FLUSH BINARY LOGS; INSERT INTO {table} VALUES (2)")
+    end = _binlog_status(server)
+    server.execute(f"FLUSH BINARY LOGS; INSERT INTO {table} VALUES (3)")
+    assert start["File"] != end["File"]
+    events = _rows_events(_stream(name, {**request, "file": start["File"], "position": int(start["Position"] or 0),
+                                         "end_file": end["File"], "end_position": int(end["Position"] or 0)}))
+    ids = [r["values"][0] if "values" in r else r["values_by_name"]["id"] for e in events for r in e["body"]["rows"]]
+    assert ids == [1, 2]

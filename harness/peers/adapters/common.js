@@ -69,8 +69,16 @@ async function loadPackage(name) {
 // ---- the end of a stream -------------------------------------------------------------------
 // A request names where to start (file, position) and where the stream ends (end_file,
 // end_position): the adapter stops there even though the library only knows blocking mode.
+// Binlog files sort by their numeric extension (binlog.000009 < binlog.000010).
+function fileOrder(a, b) {
+  const num = (name) => Number(String(name).slice(String(name).lastIndexOf(".") + 1));
+  const [x, y] = [num(a), num(b)];
+  return Number.isNaN(x) || Number.isNaN(y) ? String(a).localeCompare(String(b)) : Math.sign(x - y);
+}
+
 function endReached(request, file, nextPosition) {
-  return file === request.end_file && nextPosition >= request.end_position;
+  const order = fileOrder(file, request.end_file);
+  return order > 0 || (order === 0 && nextPosition >= request.end_position);
 }
 
 // ---- the protocol ---------------------------------------------------------------------------
