@@ -8,7 +8,7 @@
 // Events with next_position 0 (the artificial Rotate and Format_description a primary sends
 // first, heartbeats) are not in the binlog and are not reported.
 "use strict";
-const { integer, text, mysqlJson, endReached, StreamError } = require("./common.js");
+const { integer, text, mysqlJson, endReached } = require("./common.js");
 
 const HEADER_LEN = 19;
 const ROWS = ["rows", "table_id"];
@@ -30,7 +30,7 @@ function bitsValue(v) {
   return integer(BigInt("0x" + (v.toString("hex") || "0")));
 }
 
-const asInt = (v) => integer(typeof v === "bigint" ? v : v);
+const asInt = integer;  // number, or the exact text/BigInt of a 64-bit value
 const asText = (v) => (typeof v === "string" || Buffer.isBuffer(v) ? text(v) : unmapped(v));
 const asDecimal = (v, col) => ({ type: "decimal", value: typeof v === "number" ? v.toFixed(col.metadata.decimals) : String(v) });
 // An invalid Date (what the library makes of a zero date) is shown as such, never as digits.
@@ -150,10 +150,10 @@ function zongjiAdapter(name, pkg, { extra = {}, omit = [] } = {}) {
         z.on("error", (err) => finish(Object.assign(err, { offset: events.length ? events[events.length - 1].next_position : null })));
         z.start({ serverId: 0x10000 + Math.floor(Math.random() * 0xffff), filename: request.file,
                   position: request.position });
-        if (request.position >= request.end_position && request.file === request.end_file) finish();
+        if (endReached(request, request.file, request.position)) finish();  // an empty range
       });
     },
   };
 }
 
-module.exports = { zongjiAdapter, StreamError };
+module.exports = { zongjiAdapter };
