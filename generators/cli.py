@@ -112,8 +112,10 @@ def main(argv: list[str] | None = None) -> int:
 
     # generate, refresh-expected, coverage (the corpus)
     from .generate import add_commands
+    from .record_clients import add_command as add_record_clients
 
     add_commands(sub)
+    add_record_clients(sub)
 
     args = ap.parse_args(argv)
     return int(args.func(args) or 0)

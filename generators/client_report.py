@@ -1,0 +1,74 @@
+"""Markdown for docs/replication-clients.md from record-clients' runs: per client, the commands
+in the order sent with the server's answer, and one matrix of statement x client."""
+from __future__ import annotations
+
+from typing import Any
+
+_MAX_TEXT = 110
+_ARG_KEYS = ("file", "position", "flags", "server_id", "gtid_set", "report_host", "report_port",
+             "schema", "query_attributes")
+
+
+def command_text(cmd: dict[str, Any]) -> str:
+    """The statement for COM_QUERY, else the command with its arguments."""
+    if "query" in cmd:
+        return " ".join(str(cmd["query"]).split())
+    args = ", ".join(f"{k}={cmd[k]!r}" for k in _ARG_KEYS if k in cmd)
+    return f"{cmd['command']}({args})" if args else str(cmd["command"])
+
+
+def _cell(text: str) -> str:
+    text = text if len(text) <= _MAX_TEXT else text[:_MAX_TEXT - 1] + "…"
+    return text.replace("|", "\\|")
+
+
+def run_table(run: dict[str, Any]) -> list[str]:
+    lines = [f"### {run['client']} → {run['server']} ({run['server_version']})", "",
+             f"Outcome: {run['outcome']}", ""]
+    notes = [f"connection {c['id']}: {c['note']}" for c in run["connections"] if c.get("note")]
+    lines += [f"Note: {n}" for n in notes] + ([""] if notes else [])
+    lines += ["| # | conn | command | server's answer |", "|---|---|---|---|"]
+    n = 0
+    for conn in run["connections"]:
+        for cmd in conn["commands"]:
+            n += 1
+            answer = cmd.get("response", "")
+            if cmd.get("response_packets", 0) > 1:
+                answer += f" … {cmd['response_packets']} packets"
+            lines.append(f"| {n} | {conn['id']} | `{_cell(command_text(cmd))}` | "
+                         f"{_cell(answer)} |")
+    return lines + [""]
+
+
+def _normalized(cmd: dict[str, Any]) -> str:
+    """The statement with its varying parts (UUIDs, ports, ids) kept: the matrix is per text."""
+    return command_text(cmd) if cmd["command"] in ("COM_QUERY",) else str(cmd["command"])
+
+
+def matrix(runs: list[dict[str, Any]]) -> list[str]:
+    """Statement x client: the position(s) at which each client sent it."""
+    statements: list[str] = []
+    where: dict[tuple[str, int], list[str]] = {}
+    for i, run in enumerate(runs):
+        n = 0
+        for conn in run["connections"]:
+            for cmd in conn["commands"]:
+                n += 1
+                key = _normalized(cmd)
+                if key not in statements:
+                    statements.append(key)
+                where.setdefault((key, i), []).append(str(n))
+    heads = [f"{r['client']} @ {r['server']}" for r in runs]
+    lines = ["| statement | " + " | ".join(heads) + " |", "|---|" + "---|" * len(runs)]
+    for s in statements:
+        cells = [",".join(where.get((s, i), [])) for i in range(len(runs))]
+        lines.append(f"| `{_cell(s)}` | " + " | ".join(cells) + " |")
+    return lines + [""]
+
+
+def markdown(runs: list[dict[str, Any]]) -> str:
+    out = ["## Statement × client (numbers: position in that client's sequence)", "",
+           *matrix(runs), "## Each client, in order", ""]
+    for run in runs:
+        out += run_table(run)
+    return "\n".join(out)

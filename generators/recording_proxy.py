@@ -1,0 +1,283 @@
+"""A loopback TCP proxy in front of a real server that logs every command a client sends.
+
+Its one job is to find out which statements real replication clients send before and while they
+dump (docs/replication-clients.md), so that `harness serve` answers what they really ask. It
+forwards bytes unchanged in both directions with one exception: it clears CLIENT_SSL in the
+server's greeting, so clients that prefer TLS fall back to plain TCP and their commands stay
+readable (a client that insists on TLS fails to connect, which the log then shows). Compressed
+sessions are forwarded but not decoded.
+"""
+from __future__ import annotations
+
+import contextlib
+import socket
+import struct
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import packets as P
+
+_BUF = 1 << 16
+
+
+@dataclass
+class CommandRecord:
+    command: str
+    args: dict[str, Any]
+    response: str = ""
+    packets: int = 0           # packets the server sent in answer (an event stream: all of them)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"command": self.command, **self.args, "response": self.response,
+                **({"response_packets": self.packets} if self.packets > 1 else {})}
+
+
+@dataclass
+class ConnectionLog:
+    id: int
+    server_version: str = ""
+    user: str = ""
+    client_flags: int = 0
+    note: str = ""            # why part of the session could not be decoded (TLS, compression)
+    commands: list[CommandRecord] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "server_version": self.server_version,
+                               "user": self.user, "client_flags": f"{self.client_flags:#010x}"}
+        if self.note:
+            out["note"] = self.note
+        out["commands"] = [c.to_json() for c in self.commands]
+        return out
+
+
+# -- decoding what the client sends ---------------------------------------------------------
+
+def _cstring(buf: bytes, pos: int) -> tuple[str, int]:
+    end = buf.index(b"\0", pos)
+    return buf[pos:end].decode(errors="replace"), end + 1
+
+
+def _query_text(payload: bytes, flags: int) -> dict[str, Any]:
+    """COM_QUERY's text; with CLIENT_QUERY_ATTRIBUTES the text follows a parameter block."""
+    body = payload[1:]
+    if flags & P.CLIENT_QUERY_ATTRIBUTES:
+        count, pos = P.lenenc_int(body, 0)
+        _, pos = P.lenenc_int(body, pos)   # parameter set count, always 1
+        if count:
+            return {"query_attributes": count, "raw_hex": body.hex()}
+        body = body[pos:]
+    return {"query": body.decode(errors="replace")}
+
+
+def _binlog_dump(payload: bytes, _flags: int) -> dict[str, Any]:
+    pos, flags, server_id = struct.unpack_from("<IHI", payload, 1)
+    return {"file": payload[11:].decode(errors="replace"), "position": pos, "flags": flags,
+            "server_id": server_id}
+
+
+def _gtid_set(data: bytes) -> str:
+    """MySQL's binary GTID set (untagged form) as text; hex for anything else."""
+    try:
+        (n_sids,) = struct.unpack_from("<Q", data, 0)
+        pos, parts = 8, []
+        for _ in range(n_sids):
+            sid = data[pos:pos + 16].hex()
+            (n,) = struct.unpack_from("<Q", data, pos + 16)
+            pos += 24
+            ivs = []
+            for _ in range(n):
+                a, b = struct.unpack_from("<qq", data, pos)
+                pos += 16
+                ivs.append(f"{a}" if b == a + 1 else f"{a}-{b - 1}")
+            uuid = f"{sid[:8]}-{sid[8:12]}-{sid[12:16]}-{sid[16:20]}-{sid[20:]}"
+            parts.append(":".join([uuid, *ivs]))
+        if pos != len(data):
+            raise ValueError("trailing bytes")
+        return ",".join(parts)
+    except (struct.error, ValueError):
+        return "hex:" + data.hex()
+
+
+def _binlog_dump_gtid(payload: bytes, _flags: int) -> dict[str, Any]:
+    flags, server_id, name_len = struct.unpack_from("<HII", payload, 1)
+    name = payload[11:11 + name_len].decode(errors="replace")
+    (pos,) = struct.unpack_from("<Q", payload, 11 + name_len)
+    out: dict[str, Any] = {"file": name, "position": pos, "flags": flags, "server_id": server_id}
+    rest = 19 + name_len
+    if flags & P.BINLOG_THROUGH_GTID and len(payload) >= rest + 4:
+        (size,) = struct.unpack_from("<I", payload, rest)
+        out["gtid_set"] = _gtid_set(payload[rest + 4:rest + 4 + size])
+    return out
+
+
+def _register_slave(payload: bytes, _flags: int) -> dict[str, Any]:
+    (server_id,) = struct.unpack_from("<I", payload, 1)
+    pos, strings = 5, []
+    for _ in range(3):  # host, user, password: each with a 1-byte length
+        n = payload[pos]
+        strings.append(payload[pos + 1:pos + 1 + n].decode(errors="replace"))
+        pos += 1 + n
+    port, rank, master_id = struct.unpack_from("<HII", payload, pos)
+    return {"server_id": server_id, "report_host": strings[0], "report_user": strings[1],
+            "report_password_set": bool(strings[2]), "report_port": port, "rank": rank,
+            "master_id": master_id}
+
+
+_ARG_DECODERS: dict[int, Callable[[bytes, int], dict[str, Any]]] = {
+    P.COM_QUERY: _query_text,
+    P.COM_BINLOG_DUMP: _binlog_dump,
+    P.COM_BINLOG_DUMP_GTID: _binlog_dump_gtid,
+    P.COM_REGISTER_SLAVE: _register_slave,
+    0x02: lambda p, _f: {"schema": p[1:].decode(errors="replace")},   # COM_INIT_DB
+}
+
+
+def decode_command(payload: bytes, client_flags: int) -> CommandRecord:
+    code = payload[0]
+    name = P.COMMANDS.get(code, f"COM_UNKNOWN_{code:#04x}")
+    decoder = _ARG_DECODERS.get(code)
+    try:
+        args = decoder(payload, client_flags) if decoder else {}
+    except (struct.error, ValueError, IndexError) as exc:
+        args = {"undecoded": f"{exc}", "raw_hex": payload[1:200].hex()}
+    return CommandRecord(name, args)
+
+
+def _strip_ssl(greeting: bytes) -> tuple[bytes, str]:
+    """The greeting with CLIENT_SSL cleared, and the server version it names."""
+    version, pos = _cstring(greeting, 1)
+    caps_at = pos + 4 + 8 + 1          # connection id, auth data part 1, filler
+    (caps,) = struct.unpack_from("<H", greeting, caps_at)
+    patched = greeting[:caps_at] + struct.pack("<H", caps & ~P.CLIENT_SSL) + greeting[caps_at + 2:]
+    return patched, version
+
+
+# -- the proxy ------------------------------------------------------------------------------
+
+class _Session:
+    """One client connection and its upstream; two pump threads."""
+
+    def __init__(self, log: ConnectionLog, client: socket.socket, upstream: socket.socket) -> None:
+        self.log, self.client, self.upstream = log, client, upstream
+        self.lock = threading.Lock()
+        self.awaiting: CommandRecord | None = None
+        self.opaque = threading.Event()   # TLS or compression: forward without decoding
+
+    def run(self) -> None:
+        threads = [threading.Thread(target=self._pump, args=(src, dst, handler), daemon=True)
+                   for src, dst, handler in ((self.client, self.upstream, self._from_client),
+                                             (self.upstream, self.client, self._from_server))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+
+    def _pump(self, src: socket.socket, dst: socket.socket,
+              handler: Callable[[P.Packet, int], bytes]) -> None:
+        stream = src.makefile("rb", buffering=_BUF)
+        index = 0
+        try:
+            while not self.opaque.is_set():
+                pkt = P.read_packet(stream)
+                if pkt is None:
+                    return
+                payload = handler(pkt, index)
+                dst.sendall(P.frame(payload, pkt.seq))
+                index += 1
+            while chunk := stream.read1(_BUF):
+                dst.sendall(chunk)
+        except (OSError, P.PacketStreamError):
+            return
+        finally:
+            for s in (src, dst):
+                with contextlib.suppress(OSError):
+                    s.shutdown(socket.SHUT_RDWR)
+
+    def _from_server(self, pkt: P.Packet, index: int) -> bytes:
+        if index == 0:
+            payload, self.log.server_version = _strip_ssl(pkt.payload)
+            return payload
+        with self.lock:
+            rec = self.awaiting
+            if rec is not None:
+                if not rec.response:
+                    rec.response = P.describe_response(pkt.payload)
+                rec.packets += 1
+        return pkt.payload
+
+    def _from_client(self, pkt: P.Packet, index: int) -> bytes:
+        if index == 0:
+            self._handshake_response(pkt.payload)
+        elif pkt.seq == 0 and not self.opaque.is_set():
+            rec = decode_command(pkt.payload, self.log.client_flags)
+            with self.lock:
+                self.log.commands.append(rec)
+                self.awaiting = rec
+        return pkt.payload
+
+    def _handshake_response(self, payload: bytes) -> None:
+        (flags,) = struct.unpack_from("<I", payload, 0)
+        self.log.client_flags = flags
+        if flags & P.CLIENT_SSL:
+            self.log.note = "client switched to TLS; nothing after the handshake is visible"
+            self.opaque.set()
+            return
+        with contextlib.suppress(ValueError, IndexError):
+            self.log.user, _ = _cstring(payload, 32)
+        if flags & P.CLIENT_COMPRESS:
+            self.log.note = "compressed protocol; commands not decoded"
+            self.opaque.set()
+
+
+class RecordingProxy:
+    """`with RecordingProxy(server_port) as proxy:` point clients at proxy.port, then read
+    proxy.connections."""
+
+    def __init__(self, upstream_port: int, upstream_host: str = "127.0.0.1") -> None:
+        if upstream_host not in ("127.0.0.1", "localhost", "::1"):
+            raise ValueError("the recording proxy only talks to loopback")
+        self.upstream = (upstream_host, upstream_port)
+        self.connections: list[ConnectionLog] = []
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self.port = int(self._listener.getsockname()[1])
+        self._accepting = threading.Thread(target=self._accept_loop, daemon=True)
+        self._sessions: list[threading.Thread] = []
+
+    def __enter__(self) -> RecordingProxy:
+        self._accepting.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self._listener.close()
+
+    def _accept_loop(self) -> None:
+        while True:
+            try:
+                client, _ = self._listener.accept()
+            except OSError:
+                return
+            try:
+                upstream = socket.create_connection(self.upstream, timeout=10)
+                upstream.settimeout(None)
+            except OSError:
+                client.close()
+                continue
+            log = ConnectionLog(len(self.connections) + 1)
+            self.connections.append(log)
+            t = threading.Thread(target=_Session(log, client, upstream).run, daemon=True)
+            t.start()
+            self._sessions.append(t)
+
+    def commands(self) -> Iterator[tuple[ConnectionLog, CommandRecord]]:
+        for conn in list(self.connections):
+            for rec in list(conn.commands):
+                yield conn, rec
+
+    def to_json(self) -> list[dict[str, Any]]:
+        return [c.to_json() for c in self.connections]
