@@ -2,9 +2,10 @@
 in the order sent with the server's answer, and one matrix of statement x client."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
-_MAX_TEXT = 110
+_MAX_TEXT = 2000   # statements are shown whole: the primary must match them exactly
 _ARG_KEYS = ("file", "position", "flags", "server_id", "gtid_set", "report_host", "report_port",
              "schema", "query_attributes")
 
@@ -22,27 +23,39 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
+def in_order(run: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """(connection, command) in the order the proxy saw the commands, across connections."""
+    pairs = [(conn, cmd) for conn in run["connections"] for cmd in conn["commands"]]
+    return sorted(pairs, key=lambda p: p[1].get("order", 0))
+
+
 def run_table(run: dict[str, Any]) -> list[str]:
     lines = [f"### {run['client']} → {run['server']} ({run['server_version']})", "",
              f"Outcome: {run['outcome']}", ""]
     notes = [f"connection {c['id']}: {c['note']}" for c in run["connections"] if c.get("note")]
     lines += [f"Note: {n}" for n in notes] + ([""] if notes else [])
     lines += ["| # | conn | command | server's answer |", "|---|---|---|---|"]
-    n = 0
-    for conn in run["connections"]:
-        for cmd in conn["commands"]:
-            n += 1
-            answer = cmd.get("response", "")
-            if cmd.get("response_packets", 0) > 1:
-                answer += f" … {cmd['response_packets']} packets"
-            lines.append(f"| {n} | {conn['id']} | `{_cell(command_text(cmd))}` | "
-                         f"{_cell(answer)} |")
+    for n, (conn, cmd) in enumerate(in_order(run), 1):
+        answer = cmd.get("response", "")
+        if cmd.get("response_packets", 0) > 1:
+            answer += f" … {cmd['response_packets']} packets"
+        lines.append(f"| {n} | {conn['id']} | `{_cell(command_text(cmd))}` | {_cell(answer)} |")
     return lines + [""]
 
 
+_VARYING = ((re.compile(r"'[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(:\d+)?'"),
+             "'<uuid>'"), (re.compile(r"^KILL \d+$"), "KILL <connection id>"))
+
+
 def _normalized(cmd: dict[str, Any]) -> str:
-    """The statement with its varying parts (UUIDs, ports, ids) kept: the matrix is per text."""
-    return command_text(cmd) if cmd["command"] in ("COM_QUERY",) else str(cmd["command"])
+    """The statement with run-specific parts (UUIDs, connection ids) as placeholders, so the
+    matrix has one row per statement; other commands by name only."""
+    if cmd["command"] != "COM_QUERY":
+        return str(cmd["command"])
+    text = command_text(cmd)
+    for pattern, placeholder in _VARYING:
+        text = pattern.sub(placeholder, text)
+    return text
 
 
 def matrix(runs: list[dict[str, Any]]) -> list[str]:
@@ -50,14 +63,11 @@ def matrix(runs: list[dict[str, Any]]) -> list[str]:
     statements: list[str] = []
     where: dict[tuple[str, int], list[str]] = {}
     for i, run in enumerate(runs):
-        n = 0
-        for conn in run["connections"]:
-            for cmd in conn["commands"]:
-                n += 1
-                key = _normalized(cmd)
-                if key not in statements:
-                    statements.append(key)
-                where.setdefault((key, i), []).append(str(n))
+        for n, (_conn, cmd) in enumerate(in_order(run), 1):
+            key = _normalized(cmd)
+            if key not in statements:
+                statements.append(key)
+            where.setdefault((key, i), []).append(str(n))
     heads = [f"{r['client']} @ {r['server']}" for r in runs]
     lines = ["| statement | " + " | ".join(heads) + " |", "|---|" + "---|" * len(runs)]
     for s in statements:

@@ -10,6 +10,7 @@ sessions are forwarded but not decoded.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import socket
 import struct
 import threading
@@ -28,9 +29,10 @@ class CommandRecord:
     args: dict[str, Any]
     response: str = ""
     packets: int = 0           # packets the server sent in answer (an event stream: all of them)
+    order: int = 0             # position among all the proxy's commands (connections interleave)
 
     def to_json(self) -> dict[str, Any]:
-        return {"command": self.command, **self.args, "response": self.response,
+        return {"order": self.order, "command": self.command, **self.args, "response": self.response,
                 **({"response_packets": self.packets} if self.packets > 1 else {})}
 
 
@@ -106,7 +108,7 @@ def _binlog_dump_gtid(payload: bytes, _flags: int) -> dict[str, Any]:
     (pos,) = struct.unpack_from("<Q", payload, 11 + name_len)
     out: dict[str, Any] = {"file": name, "position": pos, "flags": flags, "server_id": server_id}
     rest = 19 + name_len
-    if flags & P.BINLOG_THROUGH_GTID and len(payload) >= rest + 4:
+    if len(payload) >= rest + 4:   # replicas send the set whatever the flags say
         (size,) = struct.unpack_from("<I", payload, rest)
         out["gtid_set"] = _gtid_set(payload[rest + 4:rest + 4 + size])
     return out
@@ -159,8 +161,9 @@ def _strip_ssl(greeting: bytes) -> tuple[bytes, str]:
 class _Session:
     """One client connection and its upstream; two pump threads."""
 
-    def __init__(self, log: ConnectionLog, client: socket.socket, upstream: socket.socket) -> None:
-        self.log, self.client, self.upstream = log, client, upstream
+    def __init__(self, log: ConnectionLog, client: socket.socket, upstream: socket.socket,
+                 counter: Iterator[int]) -> None:
+        self.log, self.client, self.upstream, self.counter = log, client, upstream, counter
         self.lock = threading.Lock()
         self.awaiting: CommandRecord | None = None
         self.opaque = threading.Event()   # TLS or compression: forward without decoding
@@ -212,6 +215,7 @@ class _Session:
             self._handshake_response(pkt.payload)
         elif pkt.seq == 0 and not self.opaque.is_set():
             rec = decode_command(pkt.payload, self.log.client_flags)
+            rec.order = next(self.counter)
             with self.lock:
                 self.log.commands.append(rec)
                 self.awaiting = rec
@@ -244,6 +248,7 @@ class RecordingProxy:
         self.port = int(self._listener.getsockname()[1])
         self._accepting = threading.Thread(target=self._accept_loop, daemon=True)
         self._sessions: list[threading.Thread] = []
+        self._counter = itertools.count(1)   # next() on a count is atomic under the GIL
 
     def __enter__(self) -> RecordingProxy:
         self._accepting.start()
@@ -270,7 +275,7 @@ class RecordingProxy:
                 continue
             log = ConnectionLog(len(self.connections) + 1)
             self.connections.append(log)
-            t = threading.Thread(target=_Session(log, client, upstream).run, daemon=True)
+            t = threading.Thread(target=_Session(log, client, upstream, self._counter).run, daemon=True)
             t.start()
             self._sessions.append(t)
 
