@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import struct
 import time
+import zlib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from oracle.event_types import EventType, flag_names, type_name
@@ -98,8 +98,14 @@ class _Cursor:
     """Which served file the stream is in, as the Rotate events say."""
 
     files: Mapping[str, bytes]
-    checksum_len: int
     current: str | None = None
+
+
+def _has_crc32(ev: bytes) -> bool:
+    """Whether the event ends with a CRC32 of the rest. Decided per event, not from the file:
+    the server writes the events it makes up (artificial Rotate, heartbeats) with the checksum
+    the client announced (mysqlbinlog announces NONE), and copies file events as they are."""
+    return len(ev) > HEADER_LEN + 4 and zlib.crc32(ev[:-4]) == int.from_bytes(ev[-4:], "little")
 
 
 def _event_summary(ev: bytes) -> dict[str, Any]:
@@ -111,7 +117,7 @@ def _event_summary(ev: bytes) -> dict[str, Any]:
 def _classify_event(ev: bytes, cur: _Cursor) -> dict[str, Any]:
     code, size, log_pos = ev[4], *struct.unpack_from("<II", ev, 9)
     if code == _ROTATE:
-        name = ev[HEADER_LEN + 8:len(ev) - cur.checksum_len].decode(errors="replace")
+        name = ev[HEADER_LEN + 8:len(ev) - (4 if _has_crc32(ev) else 0)].decode(errors="replace")
         entry = _in_file(ev, cur, size, log_pos)
         cur.current = name
         return entry
@@ -224,7 +230,7 @@ def _connect(port: int, user: str, password: str, timeout: float) -> Any:
 
 
 def capture_dump(port: int, user: str, password: str, request: DumpRequest,
-                 files: Mapping[str, bytes], checksum_len: int) -> Capture:
+                 files: Mapping[str, bytes]) -> Capture:
     """Log in, send the setup statements and the dump, and record what comes back until EOF,
     ERR, the server's hang-up, or the requested number of heartbeats."""
     conn = _connect(port, user, password, request.timeout)
@@ -236,7 +242,7 @@ def capture_dump(port: int, user: str, password: str, request: DumpRequest,
         sock = conn._sock                                    # PyMySQL has no raw-packet API
         sock.settimeout(request.timeout)
         sock.sendall(P.frame(request.payload(), 0))
-        cursor = _Cursor(files, checksum_len)
+        cursor = _Cursor(files)
         heartbeats = 0
         received: list[bytes] = []
         deadline = time.monotonic() + request.timeout
@@ -270,14 +276,3 @@ def _hang_up(conn: Any) -> None:
         conn._sock.close()
     except (OSError, AttributeError):
         pass
-
-
-def checksum_length(first_file: bytes) -> int:
-    """4 when the file's Format_description says CRC32, else 0 (its alg byte precedes the CRC)."""
-    size = struct.unpack_from("<I", first_file, 4 + 9)[0]
-    fde = first_file[4:4 + size]
-    return 4 if fde[-5] == 1 else 0
-
-
-def load_files(case_dir: Path, names: list[str]) -> dict[str, bytes]:
-    return {n: (case_dir / n).read_bytes() for n in names}

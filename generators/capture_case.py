@@ -2,7 +2,8 @@
 
 The requests mirror what real clients send (docs/replication-clients.md): announce the checksum,
 then dump from position 4 of the case's first file. Variants: non-blocking (ends with EOF),
-blocking with a short heartbeat period (ends when we hang up after two heartbeats), and the GTID
+blocking with a short heartbeat period (ends when we hang up after two heartbeats), what
+mysqlbinlog / mariadb-binlog --read-from-remote-server send (checksum NONE), and the GTID
 forms (MySQL COM_BINLOG_DUMP_GTID with the case's first GTID as the executed set; MariaDB
 @slave_connect_state set to its first GTID).
 """
@@ -16,7 +17,7 @@ from typing import Any
 
 from . import packets as P
 from . import repl_user
-from .capture import CAPTURE_FILE, FORMAT_VERSION, DumpRequest, capture_dump, checksum_length
+from .capture import CAPTURE_FILE, FORMAT_VERSION, DumpRequest, capture_dump
 from .server import Server
 
 HEARTBEAT_PERIOD_NS = 100_000_000          # 0.1 s: two heartbeats cost a fifth of a second
@@ -32,6 +33,15 @@ _CHECKSUM = {
 }
 
 
+# What the servers' own dump tools send (docs/replication-clients.md): the checksum announced as
+# NONE; mariadb-binlog also asks for Annotate_rows (flag 2), which MariaDB otherwise leaves out.
+_TOOL = {
+    "mysql": ("SET @master_binlog_checksum = 'NONE', @source_binlog_checksum = 'NONE'",),
+    "mariadb": ("SET @master_binlog_checksum='NONE'", "SET @mariadb_slave_capability=4"),
+}
+_TOOL_FLAGS = {"mysql": P.BINLOG_DUMP_NON_BLOCK, "mariadb": P.BINLOG_DUMP_NON_BLOCK | 0x02}
+
+
 def first_gtid(server_events: list[dict[str, Any]], flavor: str) -> str | None:
     pattern = _MYSQL_GTID if flavor == "mysql" else _MARIADB_GTID
     for ev in server_events:
@@ -45,7 +55,9 @@ def requests_for(flavor: str, first_file: str, server_events: list[dict[str, Any
     heartbeat = (f"SET @master_heartbeat_period = {HEARTBEAT_PERIOD_NS}",)
     out = [DumpRequest("nonblock", first_file, setup=base),
            DumpRequest("heartbeat", first_file, flags=0, setup=base + heartbeat,
-                       stop_after_heartbeats=2)]
+                       stop_after_heartbeats=2),
+           DumpRequest("as_binlog_tool", first_file, flags=_TOOL_FLAGS[flavor], server_id=0,
+                       setup=_TOOL[flavor])]
     gtid = first_gtid(server_events, flavor)
     if gtid and flavor == "mysql" and gtid.count(":") == 1:   # tagged GTIDs: a newer set format
         out.append(DumpRequest("gtid", "", flags=P.BINLOG_THROUGH_GTID | P.BINLOG_DUMP_NON_BLOCK,
@@ -63,8 +75,7 @@ def capture_case(server: Server, case_dir: Path, files: list[str],
     write <case_dir>/capture.json and return the case.json entry that points at it."""
     repl_user.ensure(server)
     data = {n: (case_dir / n).read_bytes() for n in files}
-    crc = checksum_length(data[files[0]])
-    captures = [capture_dump(server.port, repl_user.USER, repl_user.PASSWORD, req, data, crc)
+    captures = [capture_dump(server.port, repl_user.USER, repl_user.PASSWORD, req, data)
                 for req in requests_for(server.profile.flavor, files[0], server_events)]
     doc = {"format": FORMAT_VERSION, "server": {"profile": server.profile.name,
                                                 "version": server.version()},

@@ -31,24 +31,27 @@ class Packet:
 
 def read_packet(stream: BinaryIO, offset: int = 0) -> Packet | None:
     """One packet from a blocking binary stream; None at a clean end of stream (EOF before any
-    header byte). `offset` is the stream position, only used to name where a cut happened."""
-    header = _read_exact(stream, 4, offset, allow_empty=True)
-    if header is None:
+    header byte). `offset` is where the packet starts in the stream, for the error message."""
+    header = _read_exact(stream, 4)
+    if not header:
         return None
+    if len(header) < 4:
+        raise PacketStreamError(offset, f"stream ended {4 - len(header)} byte(s) into a header")
     length = header[0] | header[1] << 8 | header[2] << 16
-    payload = _read_exact(stream, length, offset + 4, allow_empty=False) if length else b""
-    return Packet(length, header[3], payload or b"")
+    payload = _read_exact(stream, length)
+    if len(payload) < length:
+        raise PacketStreamError(offset, f"packet declares {length} payload bytes; the stream "
+                                        f"ended after {len(payload)}")
+    return Packet(length, header[3], payload)
 
 
-def _read_exact(stream: BinaryIO, n: int, offset: int, allow_empty: bool) -> bytes | None:
+def _read_exact(stream: BinaryIO, n: int) -> bytes:
+    """Up to n bytes: fewer only when the stream ends first."""
     chunks, got = [], 0
     while got < n:
         chunk = stream.read(n - got)
         if not chunk:
-            if got == 0 and allow_empty:
-                return None
-            raise PacketStreamError(offset + got, f"stream ended {n - got} byte(s) short of a "
-                                                  f"{'header' if allow_empty else 'payload'}")
+            break
         chunks.append(chunk)
         got += len(chunk)
     return b"".join(chunks)

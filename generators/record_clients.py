@@ -71,7 +71,7 @@ def _python_mysql_replication(server: Server, port: int, from_status: bool = Fal
                                                     "resume_stream": True}
     stream = BinLogStreamReader(
         connection_settings={"host": "127.0.0.1", "port": port, "user": repl_user.USER,
-                             "passwd": repl_user.PASSWORD},
+                             "password": repl_user.PASSWORD},
         server_id=101, blocking=False, **where)
     try:
         count = sum(1 for _ in stream)
@@ -88,7 +88,7 @@ def _python_mysql_replication_gtid(server: Server, port: int) -> str:
     first = "0-1-1" if mariadb else f"{server.scalar('SELECT @@server_uuid')}:1"
     stream = BinLogStreamReader(
         connection_settings={"host": "127.0.0.1", "port": port, "user": repl_user.USER,
-                             "passwd": repl_user.PASSWORD},
+                             "password": repl_user.PASSWORD},
         server_id=102, blocking=False, auto_position=first, is_mariadb=mariadb)
     try:
         count = sum(1 for _ in stream)
