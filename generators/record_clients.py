@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -104,23 +105,46 @@ def _run(cmd: list[str], timeout: float = 120) -> subprocess.CompletedProcess[by
     return proc
 
 
-def _mysqlbinlog_remote(server: Server, port: int) -> str:
+def _run_then_stop(cmd: list[str], seconds: float, stop: Callable[[subprocess.Popen[bytes]], None]
+                   ) -> str:
+    """A client that never ends by itself (--stop-never): let it run, then stop it."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        proc.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        stop(proc)
+        proc.wait(timeout=30)
+        return f"ok: still dumping after {seconds:.0f}s, stopped"
+    err = proc.stderr.read().decode(errors="replace")[-600:] if proc.stderr else ""
+    raise RuntimeError(f"ended by itself, exit {proc.returncode}: {err}")
+
+
+def _mysqlbinlog_remote(server: Server, port: int, stop_never: bool = False) -> str:
     """Oracle's mysqlbinlog 9.7 from its image, on the host network (loopback only)."""
+    name = f"binlog-rc-mysqlbinlog-{port}"
     with tempfile.TemporaryDirectory() as out:
-        _run([docker_env.docker_bin(), "run", "--rm", "--network", "host", "-v", f"{out}:/out",
-              MYSQL_IMAGE, "mysqlbinlog", "--read-from-remote-server", "--raw",
-              "--host=127.0.0.1", f"--port={port}", f"--user={repl_user.USER}",
-              f"--password={repl_user.PASSWORD}", "--get-server-public-key", "--ssl-mode=DISABLED",
-              "--to-last-log", "--result-file=/out/", FIRST_FILE])
+        cmd = [docker_env.docker_bin(), "run", "--rm", "--name", name, "--network", "host",
+               "--label", f"{docker_env.OWNER_LABEL}={os.getpid()}", "-v", f"{out}:/out",
+               MYSQL_IMAGE, "mysqlbinlog", "--read-from-remote-server", "--raw",
+               "--host=127.0.0.1", f"--port={port}", f"--user={repl_user.USER}",
+               f"--password={repl_user.PASSWORD}", "--get-server-public-key", "--ssl-mode=DISABLED",
+               "--stop-never" if stop_never else "--to-last-log", "--result-file=/out/", FIRST_FILE]
+        if stop_never:
+            return _run_then_stop(cmd, 5, lambda _p: docker_env.docker_cli("rm", "-f", name, check=False))
+        _run(cmd)
         return f"ok: {len(list(Path(out).iterdir()))} file(s) copied"
 
 
-def _mariadb_binlog_remote(server: Server, port: int) -> str:
+def _mariadb_binlog_remote(server: Server, port: int, stop_never: bool = False) -> str:
     """The host's mariadb-binlog (Debian's MariaDB client)."""
     with tempfile.TemporaryDirectory() as out:
-        _run(["mariadb-binlog", "--read-from-remote-server", "--raw", "--host=127.0.0.1",
-              f"--port={port}", f"--user={repl_user.USER}", f"--password={repl_user.PASSWORD}",
-              "--skip-ssl", "--to-last-log", f"--result-file={out}/", FIRST_FILE])
+        cmd = ["mariadb-binlog", "--read-from-remote-server", "--raw", "--host=127.0.0.1",
+               f"--port={port}", f"--user={repl_user.USER}", f"--password={repl_user.PASSWORD}",
+               "--skip-ssl", "--stop-never" if stop_never else "--to-last-log",
+               f"--result-file={out}/", FIRST_FILE]
+        if stop_never:
+            return _run_then_stop(cmd, 5, lambda p: p.terminate())
+        _run(cmd)
         return f"ok: {len(list(Path(out).iterdir()))} file(s) copied"
 
 
@@ -195,7 +219,11 @@ CLIENTS: dict[str, Client] = {c.name: c for c in (
     Client("python-mysql-replication (no position given)", ("mysql", "mariadb"),
            lambda s, p: _python_mysql_replication(s, p, from_status=True)),
     Client("mysqlbinlog 9.7 --read-from-remote-server --raw", ("mysql",), _mysqlbinlog_remote),
+    Client("mysqlbinlog 9.7 --read-from-remote-server --raw --stop-never", ("mysql",),
+           lambda s, p: _mysqlbinlog_remote(s, p, stop_never=True)),
     Client("mariadb-binlog --read-from-remote-server --raw", ("mariadb",), _mariadb_binlog_remote),
+    Client("mariadb-binlog --read-from-remote-server --raw --stop-never", ("mariadb",),
+           lambda s, p: _mariadb_binlog_remote(s, p, stop_never=True)),
     Client("MySQL 9.7 replica (SOURCE_AUTO_POSITION=1)", ("mysql",),
            lambda s, p: _mysql_replica(s, p, True), settle=2),
     Client("MySQL 9.7 replica (file/position)", ("mysql",),
