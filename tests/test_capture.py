@@ -14,7 +14,8 @@ import pytest
 from generators import capture as C
 from generators import packets as P
 from generators import profiles
-from generators.capture_case import capture_case
+from generators import repl_user
+from generators.capture_case import capture_case, requests_for
 from generators.casefile import CORPUS_DIR
 from generators.record_clients import FIRST_FILE, prepare_primary, record_one, CLIENTS
 from generators.recording_proxy import _gtid_set, decode_command
@@ -81,7 +82,9 @@ def primary(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
     """A real server with a closed binlog.000001 (seed transactions), copied to a tmp dir."""
     profile = profiles.get(request.param)
     require_image(profile)
-    settings = {"gtid_mode": "ON", "enforce_gtid_consistency": "ON"} if profile.flavor == "mysql" else {}
+    settings = {"max_allowed_packet": "64M", "binlog_format": "ROW"}  # the last test: a 17 MB row
+    if profile.flavor == "mysql":
+        settings |= {"gtid_mode": "ON", "enforce_gtid_consistency": "ON"}
     with running_server(profile, settings) as server:
         prepare_primary(server)
         case_dir = tmp_path_factory.mktemp(profile.name)
@@ -137,3 +140,23 @@ def test_proxy_records_python_mysql_replication(primary: tuple[Server, Path, lis
     assert dump["response"] == "OK" and dump["response_packets"] > 3
     assert all(c["response"] in ("OK", "") or c["response"].startswith("result set")
                for c in cmds), cmds
+
+
+def test_capture_keeps_the_split_of_an_event_over_16mb(primary: tuple[Server, Path, list[dict]]) -> None:
+    """Runs last on its server: it writes a 17 MB row event into a new binlog."""
+    server, case_dir, _ = primary
+    server.execute("CREATE DATABASE IF NOT EXISTS big; CREATE TABLE big.huge (id INT PRIMARY KEY, "
+                   "b LONGBLOB); INSERT INTO big.huge VALUES (1, REPEAT('h', 17 * 1024 * 1024));")
+    server.flush_logs()
+    name = server.binlog_files()[-2]
+    server.copy_binlogs(case_dir, [name])
+    data = (case_dir / name).read_bytes()
+    request = requests_for(server.profile.flavor, name, [])[0]
+    cap = C.capture_dump(server.port, repl_user.USER, repl_user.PASSWORD, request, {name: data})
+    lengths = [n for n, _ in cap.packets]
+    assert P.MAX_PAYLOAD in lengths, (max(lengths), cap.end, cap.messages[-1], len(data))
+    first = lengths.index(P.MAX_PAYLOAD)       # the row event's first packet ...
+    assert 0 < lengths[first + 1] < P.MAX_PAYLOAD  # ... and its rest, one more packet
+    runs = [m for m in cap.messages if m.get("file") == name]
+    assert (runs[0]["offset"], runs[-1]["end"]) == (4, len(data))
+    assert cap.end == "EOF"
