@@ -30,7 +30,7 @@ FORMAT_VERSION = 1
 CAPTURE_FILE = "capture.json"
 HEADER_LEN = 19
 _ROTATE, _FDE = int(EventType.ROTATE_EVENT), int(EventType.FORMAT_DESCRIPTION_EVENT)
-_HEARTBEATS = {int(EventType.HEARTBEAT_LOG_EVENT), int(getattr(EventType, "HEARTBEAT_LOG_EVENT_V2", 41))}
+_HEARTBEATS = {int(EventType.HEARTBEAT_LOG_EVENT), int(EventType.HEARTBEAT_LOG_EVENT_V2)}
 
 
 class CaptureError(RuntimeError):
@@ -252,7 +252,7 @@ def capture_dump(port: int, user: str, password: str, request: DumpRequest,
             msg = classify(payload, cursor)
             append_message(cap.messages, msg)
             if "response" in msg:
-                cap.end = msg["response"].split(" ")[0]
+                cap.end = msg["response"]
                 break
             if payload[5:6] and payload[5] in _HEARTBEATS:
                 heartbeats += 1

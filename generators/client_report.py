@@ -37,6 +37,8 @@ def run_table(run: dict[str, Any]) -> list[str]:
     lines += ["| # | conn | command | server's answer |", "|---|---|---|---|"]
     for n, (conn, cmd) in enumerate(in_order(run), 1):
         answer = cmd.get("response", "")
+        if cmd.get("columns"):
+            answer += ": " + ", ".join(cmd["columns"])
         if cmd.get("response_packets", 0) > 1:
             answer += f" … {cmd['response_packets']} packets"
         lines.append(f"| {n} | {conn['id']} | `{_cell(command_text(cmd))}` | {_cell(answer)} |")
@@ -68,8 +70,10 @@ def matrix(runs: list[dict[str, Any]]) -> list[str]:
             if key not in statements:
                 statements.append(key)
             where.setdefault((key, i), []).append(str(n))
-    heads = [f"{r['client']} @ {r['server']}" for r in runs]
-    lines = ["| statement | " + " | ".join(heads) + " |", "|---|" + "---|" * len(runs)]
+    legend = [f"{i + 1}. {r['client']} @ {r['server']}" for i, r in enumerate(runs)]
+    lines = ["Columns:", "", *legend, "",
+             "| statement | " + " | ".join(str(i + 1) for i in range(len(runs))) + " |",
+             "|---|" + "---|" * len(runs)]
     for s in statements:
         cells = [",".join(where.get((s, i), [])) for i in range(len(runs))]
         lines.append(f"| `{_cell(s)}` | " + " | ".join(cells) + " |")

@@ -87,9 +87,13 @@ CLIENT_SSL = 1 << 11
 CLIENT_QUERY_ATTRIBUTES = 1 << 27
 CLIENT_DEPRECATE_EOF = 1 << 24
 
-# Dump flags (mysql-server include/mysql_com.h / rpl_constants.h).
+# Dump flags. Bit 1 means different things: MySQL 8.0.26+ reads it as "send
+# Heartbeat_log_event_v2" (include/mysql.h USE_HEARTBEAT_EVENT_V2), MariaDB as "send
+# Annotate_rows events" (BINLOG_SEND_ANNOTATE_ROWS_EVENT); in MySQL's COM_BINLOG_DUMP_GTID
+# bit 2 says the GTID set follows.
 BINLOG_DUMP_NON_BLOCK = 0x01
-BINLOG_THROUGH_POSITION = 0x02
+MYSQL_USE_HEARTBEAT_EVENT_V2 = 0x02
+MARIADB_SEND_ANNOTATE_ROWS = 0x02
 BINLOG_THROUGH_GTID = 0x04
 
 

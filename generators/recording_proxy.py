@@ -30,10 +30,23 @@ class CommandRecord:
     response: str = ""
     packets: int = 0           # packets the server sent in answer (an event stream: all of them)
     order: int = 0             # position among all the proxy's commands (connections interleave)
+    columns: list[str] = field(default_factory=list)   # a result set's column names
+    expect_columns: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return {"order": self.order, "command": self.command, **self.args, "response": self.response,
+                **({"columns": self.columns} if self.columns else {}),
                 **({"response_packets": self.packets} if self.packets > 1 else {})}
+
+    def see_answer(self, payload: bytes) -> None:
+        """Count the answer's packets; keep the first one's summary and a result set's names."""
+        self.packets += 1
+        if self.packets == 1:
+            self.response = P.describe_response(payload)
+            if self.command == "COM_QUERY" and self.response.startswith("result set"):
+                self.expect_columns = P.lenenc_int(payload, 0)[0]
+        elif len(self.columns) < self.expect_columns:
+            self.columns.append(_column_name(payload))
 
 
 @dataclass
@@ -147,6 +160,19 @@ def decode_command(payload: bytes, client_flags: int) -> CommandRecord:
     return CommandRecord(name, args)
 
 
+def _column_name(payload: bytes) -> str:
+    """The name in a ColumnDefinition41 packet: the fifth length-encoded string."""
+    pos = 0
+    try:
+        for _ in range(4):                       # catalog, schema, table, org_table
+            n, pos = P.lenenc_int(payload, pos)
+            pos += n
+        n, pos = P.lenenc_int(payload, pos)
+        return payload[pos:pos + n].decode(errors="replace")
+    except (ValueError, IndexError):
+        return "?"
+
+
 def _strip_ssl(greeting: bytes) -> tuple[bytes, str]:
     """The greeting with CLIENT_SSL cleared, and the server version it names."""
     version, pos = _cstring(greeting, 1)
@@ -203,11 +229,8 @@ class _Session:
             payload, self.log.server_version = _strip_ssl(pkt.payload)
             return payload
         with self.lock:
-            rec = self.awaiting
-            if rec is not None:
-                if not rec.response:
-                    rec.response = P.describe_response(pkt.payload)
-                rec.packets += 1
+            if self.awaiting is not None:
+                self.awaiting.see_answer(pkt.payload)
         return pkt.payload
 
     def _from_client(self, pkt: P.Packet, index: int) -> bytes:

@@ -104,7 +104,10 @@ def test_capture_of_a_real_dump(primary: tuple[Server, Path, list[dict]]) -> Non
     doc = json.loads((case_dir / entry["path"]).read_text())
     jsonschema.validate(doc, CAPTURE_SCHEMA)
     caps = _by_name(doc)
-    assert set(caps) == {"nonblock", "heartbeat", "as_binlog_tool", "gtid"}
+    assert set(caps) == {"nonblock", "heartbeat", "as_binlog_tool", "gtid", "missing_file",
+                         "position_inside_an_event"} | (
+                             {"heartbeat_v2"} if server.profile.flavor == "mysql" else set())
+    assert caps["missing_file"]["end"].startswith("ERR 1236 "), caps["missing_file"]["end"]
     data = (case_dir / FIRST_FILE).read_bytes()
     files = {FIRST_FILE: data}
 
@@ -120,6 +123,9 @@ def test_capture_of_a_real_dump(primary: tuple[Server, Path, list[dict]]) -> Non
 
     assert caps["heartbeat"]["end"] == "capture hung up after 2 heartbeat(s)"
     assert [m.get("type") for m in caps["heartbeat"]["messages"][-2:]] == ["HEARTBEAT_LOG_EVENT"] * 2
+    if "heartbeat_v2" in caps:
+        assert [m.get("type") for m in caps["heartbeat_v2"]["messages"][-2:]] == \
+            ["HEARTBEAT_LOG_EVENT_V2"] * 2
 
     # packet sequence ids run 1, 2, 3, ... (mod 256) and every capture rebuilds
     for cap in doc["captures"]:
@@ -135,6 +141,8 @@ def test_proxy_records_python_mysql_replication(primary: tuple[Server, Path, lis
     queries = [c["query"] for c in cmds if c["command"] == "COM_QUERY"]
     assert "SET @master_binlog_checksum= @@global.binlog_checksum" in queries
     assert "SET @mariadb_slave_capability=4" in queries
+    checksum = next(c for c in cmds if c.get("query") == "SHOW GLOBAL VARIABLES LIKE 'BINLOG_CHECKSUM'")
+    assert checksum["columns"] == ["Variable_name", "Value"]
     dump = next(c for c in cmds if c["command"] == "COM_BINLOG_DUMP")
     assert (dump["file"], dump["position"], dump["flags"], dump["server_id"]) == (FIRST_FILE, 4, 1, 101)
     assert dump["response"] == "OK" and dump["response_packets"] > 3
