@@ -91,7 +91,8 @@ def record_live_state(server: Any, dest: Path, case: dict[str, Any], result: Any
     from .table_schema import record_tables
     if result.epilogue != "flush":
         return
-    case["tables"] = record_tables(server, dest, [f["expected"]["path"] for f in case["binlogs"]])
+    case["tables"] = record_tables(server, dest, [f["expected"]["path"] for f in case["binlogs"]],
+                                   result.client_output)
     if capture:
         case["capture"] = capture_case(server, dest, result.files, result.server_events[result.files[0]])
 
