@@ -7,13 +7,15 @@ from typing import Any
 
 _MAX_TEXT = 2000   # statements are shown whole: the primary must match them exactly
 _ARG_KEYS = ("file", "position", "flags", "server_id", "gtid_set", "report_host", "report_port",
-             "schema", "query_attributes")
+             "schema", "query_attributes", "statement_id", "values")
 
 
 def command_text(cmd: dict[str, Any]) -> str:
     """The statement for COM_QUERY, else the command with its arguments."""
     if "query" in cmd:
         return " ".join(str(cmd["query"]).split())
+    if "statement" in cmd:
+        return f"{cmd['command']}: " + " ".join(str(cmd["statement"]).split())
     args = ", ".join(f"{k}={cmd[k]!r}" for k in _ARG_KEYS if k in cmd)
     return f"{cmd['command']}({args})" if args else str(cmd["command"])
 
@@ -52,7 +54,7 @@ _VARYING = ((re.compile(r"'[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a
 def _normalized(cmd: dict[str, Any]) -> str:
     """The statement with run-specific parts (UUIDs, connection ids) as placeholders, so the
     matrix has one row per statement; other commands by name only."""
-    if cmd["command"] != "COM_QUERY":
+    if cmd["command"] not in ("COM_QUERY", "COM_STMT_PREPARE"):
         return str(cmd["command"])
     text = command_text(cmd)
     for pattern, placeholder in _VARYING:

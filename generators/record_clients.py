@@ -192,7 +192,8 @@ def _mariadb_replica(server: Server, port: int, use_gtid: bool) -> str:
 
 
 _ZONGJI_SCRIPT = textwrap.dedent("""\
-    const ZongJi = require('@vlasky/zongji');
+    const mod = require('@vlasky/zongji');
+    const ZongJi = mod.default || mod;   // 0.9 exports it as default
     const [port, user, password] = process.argv.slice(2);
     const z = new ZongJi({host: '127.0.0.1', port: Number(port), user, password});
     let n = 0;

@@ -43,8 +43,12 @@ class CommandRecord:
         self.packets += 1
         if self.packets == 1:
             self.response = P.describe_response(payload)
-            if self.command == "COM_QUERY" and self.response.startswith("result set"):
+            if self.command in ("COM_QUERY", "COM_STMT_EXECUTE") and \
+                    self.response.startswith("result set"):
                 self.expect_columns = P.lenenc_int(payload, 0)[0]
+            if self.command == "COM_STMT_PREPARE" and payload[:1] == b"\x00" and len(payload) >= 9:
+                stmt_id, _columns, params = struct.unpack_from("<IHH", payload, 1)
+                self.args.update(statement_id=stmt_id, params=params)
         elif len(self.columns) < self.expect_columns:
             self.columns.append(_column_name(payload))
 
@@ -140,12 +144,56 @@ def _register_slave(payload: bytes, _flags: int) -> dict[str, Any]:
             "master_id": master_id}
 
 
+def _stmt_execute(payload: bytes, flags: int, n_params: int) -> dict[str, Any]:
+    """COM_STMT_EXECUTE: the statement id and, where the types are simple, the bound values
+    (CDC clients bind schema and table names to their column lookups)."""
+    stmt_id, cursor_flags = struct.unpack_from("<IB", payload, 1)
+    out: dict[str, Any] = {"statement_id": stmt_id}
+    pos = 10
+    attributes = bool(flags & P.CLIENT_QUERY_ATTRIBUTES)
+    if attributes and (n_params or cursor_flags & _PARAMETER_COUNT_AVAILABLE):
+        n_params, pos = P.lenenc_int(payload, pos)
+    if not n_params:
+        return out
+    pos += (n_params + 7) // 8                       # NULL bitmap
+    if payload[pos] != 1:                            # types not re-sent: values not decodable
+        return out
+    pos += 1
+    types = []
+    for _ in range(n_params):
+        types.append(payload[pos])
+        pos += 2
+        if attributes:
+            n, pos = P.lenenc_int(payload, pos)
+            pos += n
+    values: list[Any] = []
+    for t in types:
+        if t in _STRING_TYPES:
+            n, pos = P.lenenc_int(payload, pos)
+            values.append(payload[pos:pos + n].decode(errors="replace"))
+            pos += n
+        elif t in _INT_SIZES:
+            size = _INT_SIZES[t]
+            values.append(int.from_bytes(payload[pos:pos + size], "little"))
+            pos += size
+        else:
+            values.append(f"(type {t})")
+            break
+    out["values"] = values
+    return out
+
+
+_PARAMETER_COUNT_AVAILABLE = 0x08
+_STRING_TYPES = {0x0F, 0xF5, 0xFC, 0xFD, 0xFE}       # VARCHAR, JSON, BLOB, VAR_STRING, STRING
+_INT_SIZES = {0x01: 1, 0x02: 2, 0x03: 4, 0x08: 8}   # TINY, SHORT, LONG, LONGLONG
+
 _ARG_DECODERS: dict[int, Callable[[bytes, int], dict[str, Any]]] = {
     P.COM_QUERY: _query_text,
     P.COM_BINLOG_DUMP: _binlog_dump,
     P.COM_BINLOG_DUMP_GTID: _binlog_dump_gtid,
     P.COM_REGISTER_SLAVE: _register_slave,
     0x02: lambda p, _f: {"schema": p[1:].decode(errors="replace")},   # COM_INIT_DB
+    0x16: lambda p, _f: {"statement": p[1:].decode(errors="replace")},  # COM_STMT_PREPARE
 }
 
 
@@ -173,13 +221,15 @@ def _column_name(payload: bytes) -> str:
         return "?"
 
 
-def _strip_ssl(greeting: bytes) -> tuple[bytes, str]:
-    """The greeting with CLIENT_SSL cleared, and the server version it names."""
+def _strip_ssl(greeting: bytes) -> tuple[bytes, str, int]:
+    """The greeting with CLIENT_SSL cleared, the server version it names, and the server's
+    capability flags (low and high halves)."""
     version, pos = _cstring(greeting, 1)
     caps_at = pos + 4 + 8 + 1          # connection id, auth data part 1, filler
-    (caps,) = struct.unpack_from("<H", greeting, caps_at)
-    patched = greeting[:caps_at] + struct.pack("<H", caps & ~P.CLIENT_SSL) + greeting[caps_at + 2:]
-    return patched, version
+    (low,) = struct.unpack_from("<H", greeting, caps_at)
+    high = struct.unpack_from("<H", greeting, caps_at + 5)[0] if len(greeting) >= caps_at + 7 else 0
+    patched = greeting[:caps_at] + struct.pack("<H", low & ~P.CLIENT_SSL) + greeting[caps_at + 2:]
+    return patched, version, low | high << 16
 
 
 # -- the proxy ------------------------------------------------------------------------------
@@ -193,6 +243,7 @@ class _Session:
         self.lock = threading.Lock()
         self.awaiting: CommandRecord | None = None
         self.opaque = threading.Event()   # TLS or compression: forward without decoding
+        self.server_flags = 0
 
     def run(self) -> None:
         threads = [threading.Thread(target=self._pump, args=(src, dst, handler), daemon=True)
@@ -226,7 +277,7 @@ class _Session:
 
     def _from_server(self, pkt: P.Packet, index: int) -> bytes:
         if index == 0:
-            payload, self.log.server_version = _strip_ssl(pkt.payload)
+            payload, self.log.server_version, self.server_flags = _strip_ssl(pkt.payload)
             return payload
         with self.lock:
             if self.awaiting is not None:
@@ -237,12 +288,27 @@ class _Session:
         if index == 0:
             self._handshake_response(pkt.payload)
         elif pkt.seq == 0 and not self.opaque.is_set():
-            rec = decode_command(pkt.payload, self.log.client_flags)
+            # what both sides agreed on: a client may offer flags the server lacks
+            flags = self.log.client_flags & self.server_flags
+            rec = decode_command(pkt.payload, flags)
+            if rec.command == "COM_STMT_EXECUTE":
+                rec.args = self._execute_args(pkt.payload, flags)
             rec.order = next(self.counter)
             with self.lock:
                 self.log.commands.append(rec)
                 self.awaiting = rec
         return pkt.payload
+
+    def _execute_args(self, payload: bytes, flags: int) -> dict[str, Any]:
+        (stmt_id,) = struct.unpack_from("<I", payload, 1)
+        with self.lock:
+            prepared = [c for c in self.log.commands if c.command == "COM_STMT_PREPARE"
+                        and c.args.get("statement_id") == stmt_id]
+        n_params = int(prepared[-1].args.get("params", 0)) if prepared else 0
+        try:
+            return _stmt_execute(payload, flags, n_params)
+        except (struct.error, ValueError, IndexError) as exc:
+            return {"statement_id": stmt_id, "undecoded": str(exc)}
 
     def _handshake_response(self, payload: bytes) -> None:
         (flags,) = struct.unpack_from("<I", payload, 0)

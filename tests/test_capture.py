@@ -20,6 +20,7 @@ from generators.casefile import CORPUS_DIR
 from generators.record_clients import FIRST_FILE, prepare_primary, record_one, CLIENTS
 from generators.recording_proxy import _gtid_set, decode_command
 from generators.server import Server, running_server
+from generators.table_schema import snapshot_columns
 from tests.server_fixtures import require_image
 
 CAPTURE_SCHEMA = json.loads((CORPUS_DIR / "capture.schema.json").read_text())
@@ -72,6 +73,25 @@ def test_dump_request_payload_decodes_back_in_the_proxy() -> None:
     assert _gtid_set(b"\x01") .startswith("hex:")
     plain = decode_command(C.DumpRequest("x", "binlog.000003", position=1234).payload(), 0)
     assert plain.args == {"file": "binlog.000003", "position": 1234, "flags": 1, "server_id": 4242}
+
+
+def test_schema_snapshots_keep_the_last_one_per_table() -> None:
+    """The scenario session's output: batch mode escapes backslashes; a later snapshot of a
+    table replaces an earlier one whole (an ALTER in between)."""
+    out = "\n".join([
+        "cols",
+        '@@COLS 2 {"schema": "d", "table": "t", "name": "a", "type": "int", "data_type": "int", '
+        '"nullable": "NO", "key": "PRI", "charset": null, "collation": null, "default": null, '
+        '"extra": ""}',
+        "@@MARK 3",
+        '@@COLS 5 {"schema": "d", "table": "t", "name": "b", "type": "varchar(3)", "data_type": '
+        '"varchar", "nullable": "YES", "key": "", "charset": "utf8mb4", "collation": "utf8mb4_bin", '
+        r'"default": "x\\\\ty", "extra": ""}'])
+    cols = snapshot_columns(out)
+    assert list(cols) == [("d", "t")]
+    assert [c["name"] for c in cols[("d", "t")]] == ["b"]
+    assert cols[("d", "t")][0]["default"] == "x\\ty"  # one backslash, as stored
+    assert cols[("d", "t")][0]["nullable"] is True
 
 
 # -- against real servers ---------------------------------------------------------------------
