@@ -137,15 +137,22 @@ def _mysqlbinlog_remote(server: Server, port: int, stop_never: bool = False) -> 
         return f"ok: {len(list(Path(out).iterdir()))} file(s) copied"
 
 
-def _mariadb_binlog_remote(server: Server, port: int, stop_never: bool = False) -> str:
-    """The host's mariadb-binlog (Debian's MariaDB client)."""
+def _mariadb_binlog_remote(server: Server, port: int, stop_never: bool = False,
+                           image: str | None = None) -> str:
+    """mariadb-binlog: the host's (Debian's MariaDB client), or the one in a server image."""
+    name = f"binlog-rc-mariadb-binlog-{port}"
     with tempfile.TemporaryDirectory() as out:
-        cmd = ["mariadb-binlog", "--read-from-remote-server", "--raw", "--host=127.0.0.1",
+        prefix = (["mariadb-binlog"] if image is None else
+                  [docker_env.docker_bin(), "run", "--rm", "--name", name, "--network", "host",
+                   "--label", f"{docker_env.OWNER_LABEL}={os.getpid()}", "-v", f"{out}:/out",
+                   image, "mariadb-binlog"])
+        cmd = [*prefix, "--read-from-remote-server", "--raw", "--host=127.0.0.1",
                f"--port={port}", f"--user={repl_user.USER}", f"--password={repl_user.PASSWORD}",
                "--skip-ssl", "--stop-never" if stop_never else "--to-last-log",
-               f"--result-file={out}/", FIRST_FILE]
+               f"--result-file={out if image is None else '/out'}/", FIRST_FILE]
         if stop_never:
-            return _run_then_stop(cmd, 5, lambda p: p.terminate())
+            return _run_then_stop(cmd, 5, lambda p: p.terminate() if image is None else
+                                  docker_env.docker_cli("rm", "-f", name, check=False))
         _run(cmd)
         return f"ok: {len(list(Path(out).iterdir()))} file(s) copied"
 
@@ -227,6 +234,8 @@ CLIENTS: dict[str, Client] = {c.name: c for c in (
     Client("mariadb-binlog --read-from-remote-server --raw", ("mariadb",), _mariadb_binlog_remote),
     Client("mariadb-binlog --read-from-remote-server --raw --stop-never", ("mariadb",),
            lambda s, p: _mariadb_binlog_remote(s, p, stop_never=True)),
+    Client("mariadb-binlog 11.8 (binlog-mariadb:11.8 image) --read-from-remote-server --raw",
+           ("mariadb",), lambda s, p: _mariadb_binlog_remote(s, p, image="binlog-mariadb:11.8")),
     Client("MySQL 9.7 replica (SOURCE_AUTO_POSITION=1)", ("mysql",),
            lambda s, p: _mysql_replica(s, p, True), settle=2),
     Client("MySQL 9.7 replica (file/position)", ("mysql",),
