@@ -114,3 +114,25 @@ def _compact_json(doc: dict[str, Any]) -> str:
                   for j, m in enumerate(cap["messages"])]
         lines.append("  ]}" + ("," if i < len(doc["captures"]) - 1 else ""))
     return "\n".join([*lines, " ]", "}"]) + "\n"
+
+
+def write_stream(case_dir: Path, name: str, out: Path) -> int:
+    """The bytes the server sent for capture `name` of the case (packet headers included)."""
+    from .capture import rebuild_stream
+    doc = json.loads((case_dir / CAPTURE_FILE).read_text(encoding="utf-8"))
+    caps = {c["request"]["name"]: c for c in doc["captures"]}
+    if name not in caps:
+        raise SystemExit(f"{case_dir}: no capture {name!r}; it has {', '.join(caps)}")
+    data = rebuild_stream(caps[name], {f: (case_dir / f).read_bytes() for f in doc["files"]})
+    out.write_bytes(data)
+    return len(data)
+
+
+def add_command(sub: Any) -> None:
+    p = sub.add_parser("capture-stream", help="write the raw bytes a case's capture records "
+                                              "(what the server sent for one dump request)")
+    p.add_argument("case_dir")
+    p.add_argument("--request", default="nonblock", help="capture name (default nonblock)")
+    p.add_argument("--out", required=True)
+    p.set_defaults(func=lambda a: print(f"{write_stream(Path(a.case_dir), a.request, Path(a.out))} "
+                                        f"bytes -> {a.out}") or 0)

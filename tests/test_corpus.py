@@ -14,6 +14,7 @@ import jsonschema
 import pytest
 
 from generators import casefile, coverage, matrix
+from generators.capture import rebuild_stream
 from generators.cases import (
     Position,
     StatementRecord,
@@ -64,7 +65,11 @@ def test_case(case_dir: Path) -> None:
     if "capture" in case:  # what the real server sent for dumps (corpus/capture.schema.json)
         capture = case_dir / case["capture"]["path"]
         assert casefile.sha256_file(capture) == case["capture"]["sha256"]
-        jsonschema.validate(json.loads(capture.read_text(encoding="utf-8")), CAPTURE_SCHEMA)
+        doc = json.loads(capture.read_text(encoding="utf-8"))
+        jsonschema.validate(doc, CAPTURE_SCHEMA)
+        files = {n: (case_dir / n).read_bytes() for n in doc["files"]}
+        for cap in doc["captures"]:  # file references still point at the same bytes
+            assert len(rebuild_stream(cap, files)) == sum(4 + n for n, _ in cap["packets"])
         expected_names.add(capture.name)
     assert on_disk == expected_names, "files in the case dir that case.json does not list (or missing)"
     assert (case["event_types"], case["column_types"]) == casefile.summarize(lines)
