@@ -95,10 +95,35 @@ def encode_gtid_set(text: str) -> bytes:
 
 @dataclass
 class _Cursor:
-    """Which served file the stream is in, as the Rotate events say."""
+    """Which served file the stream is in (as the Rotate events say) and where in it the last
+    event that came from it ended."""
 
     files: Mapping[str, bytes]
     current: str | None = None
+    next_offset: int = 4
+
+    def locate(self, ev: bytes, log_pos: int, size: int) -> int | None:
+        """Offset of `ev` in the current file: at log_pos - size, else where the last file
+        event ended or a few events further (events the server left out). MariaDB 11.8 writes
+        log_pos 0 into the events inside a transaction, so log_pos alone cannot say."""
+        data = self.files.get(self.current or "")
+        if data is None:
+            return None
+        candidates = [log_pos - size] if log_pos >= size + 4 else []
+        pos = self.next_offset
+        for _ in range(_LOOKAHEAD):
+            if pos + HEADER_LEN > len(data):
+                break
+            candidates.append(pos)
+            pos += max(struct.unpack_from("<I", data, pos + 9)[0], HEADER_LEN)
+        for offset in candidates:
+            if offset >= 4 and data[offset:offset + size] == ev:
+                self.next_offset = offset + size
+                return offset
+        return None
+
+
+_LOOKAHEAD = 8   # file events the server may skip between two it sends (Annotate_rows: one)
 
 
 def _has_crc32(ev: bytes) -> bool:
@@ -119,24 +144,23 @@ def _classify_event(ev: bytes, cur: _Cursor) -> dict[str, Any]:
     if code == _ROTATE:
         name = ev[HEADER_LEN + 8:len(ev) - (4 if _has_crc32(ev) else 0)].decode(errors="replace")
         entry = _in_file(ev, cur, size, log_pos)
-        cur.current = name
+        cur.current, cur.next_offset = name, 4
         return entry
     return _in_file(ev, cur, size, log_pos)
 
 
 def _in_file(ev: bytes, cur: _Cursor, size: int, log_pos: int) -> dict[str, Any]:
-    data = cur.files.get(cur.current or "")
-    offset = log_pos - size
-    if data is not None and log_pos and offset >= 4 and data[offset:offset + size] == ev:
+    offset = cur.locate(ev, log_pos, size)
+    if offset is not None:
         return {"file": cur.current, "offset": offset, "end": offset + size, "events": 1}
     entry: dict[str, Any] = {"event_hex": ev.hex(), **_event_summary(ev)}
     if cur.current:
         entry["stream_file"] = cur.current
-    same_slot = (data is not None and log_pos and offset >= 4
-                 and data[offset + 4:offset + 5] == ev[4:5]
-                 and data[offset + 9:offset + 13] == ev[9:13])
-    if same_slot:   # the file's event at this position, sent with other bytes
-        entry["modified_from_offset"] = offset
+    data = cur.files.get(cur.current or "")
+    slot = log_pos - size
+    if data is not None and log_pos and slot >= 4 and data[slot + 4:slot + 5] == ev[4:5] \
+            and data[slot + 9:slot + 13] == ev[9:13]:
+        entry["modified_from_offset"] = slot   # the file's event here, sent with other bytes
     return entry
 
 

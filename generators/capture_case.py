@@ -3,8 +3,9 @@
 The requests mirror what real clients send (docs/replication-clients.md): announce the checksum,
 then dump from position 4 of the case's first file. Variants: non-blocking (ends with EOF),
 blocking with a short heartbeat period (ends when we hang up after two heartbeats), what
-mysqlbinlog / mariadb-binlog --read-from-remote-server send (checksum NONE), a file that does
-not exist and a position inside an event (the real errors), and the GTID
+mysqlbinlog / mariadb-binlog --read-from-remote-server send (checksum NONE), no checksum
+announced, a file that does not exist and a position inside an event (the real errors), a
+MariaDB replica without GTID capability (MariaDB rewrites events for it), and the GTID
 forms (MySQL COM_BINLOG_DUMP_GTID with the case's first GTID as the executed set; MariaDB
 @slave_connect_state set to its first GTID).
 """
@@ -61,11 +62,16 @@ def requests_for(flavor: str, first_file: str, server_events: list[dict[str, Any
            DumpRequest("as_binlog_tool", first_file, flags=_TOOL_FLAGS[flavor], server_id=0,
                        setup=_TOOL[flavor]),
            # the real errors for a dump that cannot start
+           DumpRequest("checksum_not_announced", first_file),
            DumpRequest("missing_file", "binlog.999999", setup=base),
            DumpRequest("position_inside_an_event", first_file, position=5, setup=base)]
     if flavor == "mysql":   # what MySQL 9.7 replicas ask for (flags 2): Heartbeat_log_event_v2
         out.append(DumpRequest("heartbeat_v2", first_file, flags=P.MYSQL_USE_HEARTBEAT_EVENT_V2,
                                setup=base + heartbeat, stop_after_heartbeats=2))
+    if flavor == "mariadb":  # a replica older than GTIDs: MariaDB rewrites GTID events for it
+        out.append(DumpRequest("old_replica", first_file, setup=(
+            "SET @master_binlog_checksum = @@global.binlog_checksum",
+            "SET @mariadb_slave_capability = 0")))
     gtid = first_gtid(server_events, flavor)
     if gtid and flavor == "mysql" and gtid.count(":") == 1:   # tagged GTIDs: a newer set format
         out.append(DumpRequest("gtid", "", flags=P.BINLOG_THROUGH_GTID | P.BINLOG_DUMP_NON_BLOCK,

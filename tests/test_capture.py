@@ -125,8 +125,10 @@ def test_capture_of_a_real_dump(primary: tuple[Server, Path, list[dict]]) -> Non
     jsonschema.validate(doc, CAPTURE_SCHEMA)
     caps = _by_name(doc)
     assert set(caps) == {"nonblock", "heartbeat", "as_binlog_tool", "gtid", "missing_file",
-                         "position_inside_an_event"} | (
-                             {"heartbeat_v2"} if server.profile.flavor == "mysql" else set())
+                         "position_inside_an_event", "checksum_not_announced"} | (
+                             {"heartbeat_v2"} if server.profile.flavor == "mysql" else {"old_replica"})
+    assert caps["checksum_not_announced"]["end"].startswith("ERR 1236 "), \
+        "a CRC32 binlog needs the client to announce that it handles checksums"
     assert caps["missing_file"]["end"].startswith("ERR 1236 "), caps["missing_file"]["end"]
     data = (case_dir / FIRST_FILE).read_bytes()
     files = {FIRST_FILE: data}
