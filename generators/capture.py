@@ -199,16 +199,42 @@ def message_payloads(msg: Mapping[str, Any], files: Mapping[str, bytes]) -> Iter
                              f"{pos}, not {msg['end']}")
 
 
-def rebuild_stream(capture: Mapping[str, Any], files: Mapping[str, bytes]) -> bytes:
-    """The exact bytes the server sent for the dump command, packet headers included."""
-    body = b"".join(p for m in capture["messages"] for p in message_payloads(m, files))
+def _framed(packets: list[list[int]], body: bytes) -> bytes:
+    """`body` cut into the recorded packets, each with its header; packets past the body's
+    end are left out."""
     out, pos = [], 0
-    for length, seq in capture["packets"]:
+    for length, seq in packets:
+        if pos >= len(body) and length:
+            break
         out.append(struct.pack("<I", length)[:3] + bytes([seq]) + body[pos:pos + length])
         pos += length
     if pos != len(body):
         raise ValueError(f"packets cover {pos} bytes, messages {len(body)}")
     return b"".join(out)
+
+
+def rebuild_stream(capture: Mapping[str, Any], files: Mapping[str, bytes]) -> bytes:
+    """The exact bytes the server sent for the dump command, packet headers included."""
+    body = b"".join(p for m in capture["messages"] for p in message_payloads(m, files))
+    framed = _framed(capture["packets"], body)
+    if len(framed) != sum(4 + n for n, _ in capture["packets"]):
+        raise ValueError("the messages end before the recorded packets do")
+    return framed
+
+
+def split_at_foreign_file(capture: Mapping[str, Any], files: Mapping[str, bytes]
+                          ) -> tuple[bytes, list[dict[str, Any]]]:
+    """(the bytes a primary serving only `files` must reproduce exactly, the messages after).
+
+    The real server went on from the case's last file into the file its FLUSH opened, which the
+    case does not hold; everything from the first event of such a file on is returned as
+    messages, to be compared in kind (an artificial Rotate, events, then EOF), not in bytes.
+    """
+    messages = list(capture["messages"])
+    cut = next((i for i, m in enumerate(messages)
+                if m.get("stream_file") not in (None, *files)), len(messages))
+    body = b"".join(p for m in messages[:cut] for p in message_payloads(m, files))
+    return _framed(capture["packets"], body), messages[cut:]
 
 
 def _messages(stream: Any) -> Iterator[tuple[list[P.Packet], bytes]]:

@@ -94,6 +94,21 @@ def test_schema_snapshots_keep_the_last_one_per_table() -> None:
     assert cols[("d", "t")][0]["nullable"] is True
 
 
+def test_the_part_a_primary_must_match_ends_with_the_case_files() -> None:
+    """On a committed capture: the real server went on into the file its FLUSH opened; what a
+    primary serving the case's files must send byte for byte stops before that file."""
+    case_dir = CORPUS_DIR / "mysql-9.7" / "replica_apply--row"
+    doc = json.loads((case_dir / "capture.json").read_text())
+    files = {n: (case_dir / n).read_bytes() for n in doc["files"]}
+    nonblock = _by_name(doc)["nonblock"]
+    exact, rest = C.split_at_foreign_file(nonblock, files)
+    assert C.rebuild_stream(nonblock, files).startswith(exact)
+    last = files[doc["files"][-1]]
+    assert exact.endswith(last[-44:]), "ends with the last file's own Rotate"
+    assert [m.get("type") or m.get("response") for m in rest] == [
+        "ROTATE_EVENT", "FORMAT_DESCRIPTION_EVENT", "PREVIOUS_GTIDS_LOG_EVENT", "EOF"]
+
+
 # -- against real servers ---------------------------------------------------------------------
 
 @pytest.fixture(scope="module", params=SERVERS)
