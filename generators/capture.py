@@ -50,6 +50,7 @@ class DumpRequest:
     gtid: bool = False                  # COM_BINLOG_DUMP_GTID (MySQL) instead of COM_BINLOG_DUMP
     gtid_set: str = ""                  # MySQL text form, "uuid:1-3,uuid2:5"
     stop_after_heartbeats: int = 0      # a blocking dump ends when the capture hangs up
+    deprecate_eof: bool = False         # log in with CLIENT_DEPRECATE_EOF, as mysqlbinlog 9.7 does
     timeout: float = 30.0
 
     @property
@@ -74,6 +75,8 @@ class DumpRequest:
             out["gtid_set"] = self.gtid_set
         if self.stop_after_heartbeats:
             out["stop_after_heartbeats"] = self.stop_after_heartbeats
+        if self.deprecate_eof:
+            out["deprecate_eof"] = True
         out["payload_hex"] = self.payload().hex()
         return out
 
@@ -270,11 +273,15 @@ class Capture:
                 "packets": [list(p) for p in self.packets], "messages": self.messages}
 
 
-def _connect(port: int, user: str, password: str, timeout: float) -> Any:
+def _connect(port: int, user: str, password: str, request: DumpRequest) -> Any:
+    """PyMySQL only reads OK packets in the setup (SET statements), so it copes with
+    CLIENT_DEPRECATE_EOF, which changes how the server ends a non-blocking dump."""
     import pymysql
+    extra = P.CLIENT_DEPRECATE_EOF if request.deprecate_eof else 0
     try:
         return pymysql.connect(host="127.0.0.1", port=port, user=user, password=password,
-                               autocommit=True, connect_timeout=timeout, read_timeout=timeout)
+                               autocommit=True, connect_timeout=request.timeout,
+                               read_timeout=request.timeout, client_flag=extra)
     except pymysql.MySQLError as exc:
         raise CaptureError(f"cannot log in to 127.0.0.1:{port} as {user}: {exc}") from exc
 
@@ -283,7 +290,7 @@ def capture_dump(port: int, user: str, password: str, request: DumpRequest,
                  files: Mapping[str, bytes]) -> Capture:
     """Log in, send the setup statements and the dump, and record what comes back until EOF,
     ERR, the server's hang-up, or the requested number of heartbeats."""
-    conn = _connect(port, user, password, request.timeout)
+    conn = _connect(port, user, password, request)
     try:
         with conn.cursor() as cur:
             for sql in request.setup:

@@ -60,7 +60,7 @@ def requests_for(flavor: str, first_file: str, server_events: list[dict[str, Any
            DumpRequest("heartbeat", first_file, flags=0, setup=base + heartbeat,
                        stop_after_heartbeats=2),
            DumpRequest("as_binlog_tool", first_file, flags=_TOOL_FLAGS[flavor], server_id=0,
-                       setup=_TOOL[flavor]),
+                       setup=_TOOL[flavor], deprecate_eof=flavor == "mysql"),
            # the real errors for a dump that cannot start
            DumpRequest("checksum_not_announced", first_file),
            DumpRequest("missing_file", "binlog.999999", setup=base),
