@@ -286,15 +286,23 @@ def _connect(port: int, user: str, password: str, request: DumpRequest) -> Any:
         raise CaptureError(f"cannot log in to 127.0.0.1:{port} as {user}: {exc}") from exc
 
 
+def _run_setup(conn: Any, request: DumpRequest) -> None:
+    import pymysql
+    with conn.cursor() as cur:
+        for sql in request.setup:
+            try:
+                cur.execute(sql)
+            except pymysql.MySQLError as exc:
+                raise CaptureError(f"{request.name}: the server refused {sql!r}: {exc}") from exc
+
+
 def capture_dump(port: int, user: str, password: str, request: DumpRequest,
                  files: Mapping[str, bytes]) -> Capture:
     """Log in, send the setup statements and the dump, and record what comes back until EOF,
     ERR, the server's hang-up, or the requested number of heartbeats."""
     conn = _connect(port, user, password, request)
     try:
-        with conn.cursor() as cur:
-            for sql in request.setup:
-                cur.execute(sql)
+        _run_setup(conn, request)
         cap = Capture(request, conn.get_server_info(), conn.client_flag)
         sock = conn._sock                                    # PyMySQL has no raw-packet API
         sock.settimeout(request.timeout)
