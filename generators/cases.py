@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,6 +18,7 @@ from . import docker_env
 from .matrix import session_globals
 from .server import Server
 from .sqlscript import Scenario, expand
+from .table_schema import snapshot_sql
 
 Version = tuple[int, ...]
 _MARK = "@@MARK "
@@ -27,6 +28,7 @@ _ERROR_LINE = re.compile(r"at line (\d+)")
 _EXPECT_ERROR = re.compile(r"/\*\s*expect-error\s+(\d+)\s*\*/")
 _INFO_CHARS = 160      # SHOW BINLOG EVENTS' Info is kept only as a readable hint
 _SQL_INLINE_MAX = 4096  # longer expanded statements stay in their @@PLACEHOLDER@@ form
+_DROPS = re.compile(r"^\s*DROP\s+(TABLE|DATABASE|SCHEMA)\b", re.IGNORECASE)
 
 
 class ScenarioError(RuntimeError):
@@ -85,17 +87,24 @@ class RunResult:
     server_events: dict[str, list[dict[str, object]]]
     epilogue: str
     seconds: float
+    client_output: str = ""   # the scenario session's stdout (markers, status, schema snapshots)
 
 
-def _script(statements: list[str], status: str) -> tuple[str, list[int | None]]:
+def _script(statements: list[str], status: str,
+            snapshot: Callable[[int], str] | None = None) -> tuple[str, list[int | None]]:
     """One client script: marker + status before each statement and after the last, and for
     every script line the statement index it belongs to (None for our own lines). A delimiter
-    that no statement contains lets procedure bodies keep their semicolons."""
+    that no statement contains lets procedure bodies keep their semicolons. `snapshot(i)`, when
+    given, is a query run right before each DROP TABLE/DATABASE, so the schema of the tables it
+    drops is still known (generators/table_schema.py)."""
     delim = "$$"
     lines, owner = [f"DELIMITER {delim}"], [None]
     for i, stmt in enumerate([*statements, None]):
         lines += [f"SELECT '{_MARK}{i}' AS mark{delim}", f"{status}{delim}"]
         owner += [None, None]
+        if stmt is not None and snapshot is not None and _DROPS.match(stmt):
+            lines.append(f"{snapshot(i)}{delim}")
+            owner.append(None)
         if stmt is not None:
             if delim in stmt:
                 raise ScenarioError(f"statement {i} contains the delimiter {delim!r}")
@@ -208,7 +217,8 @@ def run_scenario(server: Server, scenario: Scenario, version: Version, dest: Pat
     flavor = server.profile.flavor
     server.execute(reset_sql(flavor, version))
     expanded = [expand(s, secure_file_dir) for s in scenario.statements]
-    script, owner = _script(expanded, status_sql(flavor, version))
+    script, owner = _script(expanded, status_sql(flavor, version),
+                            snapshot_sql(flavor, version))
     with _globals(server, session_globals(scenario)):
         out = _run_script(server, script, owner, expanded, scenario.name)
     marks = _parse_marks(out)
@@ -230,4 +240,4 @@ def run_scenario(server: Server, scenario: Scenario, version: Version, dest: Pat
     dest.mkdir(parents=True, exist_ok=True)
     for name in files:
         server.copy_file(f"{binlog_dir}/{name}", dest / name)
-    return RunResult(records, files, events, scenario.end, round(time.monotonic() - t0, 1))
+    return RunResult(records, files, events, scenario.end, round(time.monotonic() - t0, 1), out)

@@ -112,8 +112,12 @@ def main(argv: list[str] | None = None) -> int:
 
     # generate, refresh-expected, coverage (the corpus)
     from .generate import add_commands
+    from .capture_case import add_command as add_capture_stream
+    from .record_clients import add_command as add_record_clients
 
     add_commands(sub)
+    add_record_clients(sub)
+    add_capture_stream(sub)
 
     args = ap.parse_args(argv)
     return int(args.func(args) or 0)

@@ -19,6 +19,7 @@ from .server import running_server
 from .sqlscript import Scenario, catalogue
 
 DEFAULT_SERVERS = tuple(LOCAL_PROFILES)
+DEFAULT_CAPTURE_OUT = "/tmp/binlog-captures"
 
 
 def log(msg: str) -> None:
@@ -81,7 +82,22 @@ def _case_json(run: Run, scenario: Scenario, version_text: str, options: dict[st
     }
 
 
-def execute_run(run: Run, out: Path, failures: list[str]) -> list[Path]:
+def record_live_state(server: Any, dest: Path, case: dict[str, Any], result: Any,
+                      capture: bool) -> None:
+    """What only the live server can still tell once the case's files are written: the schema
+    of the tables its Table_maps name, and (capture=True) what it sends for dumps of the case.
+    A scenario that ends with a shutdown has no server left, so it gets neither."""
+    from .capture_case import capture_case
+    from .table_schema import record_tables
+    if result.epilogue != "flush":
+        return
+    case["tables"] = record_tables(server, dest, [f["expected"]["path"] for f in case["binlogs"]],
+                                   result.client_output)
+    if capture:
+        case["capture"] = capture_case(server, dest, result.files, result.server_events[result.files[0]])
+
+
+def execute_run(run: Run, out: Path, failures: list[str], capture: bool = True) -> list[Path]:
     """Start the server for `run`, write every case; returns the case dirs written. A failing
     scenario is logged and appended to `failures`; the others still run."""
     p = run.profile
@@ -100,14 +116,15 @@ def execute_run(run: Run, out: Path, failures: list[str]) -> list[Path]:
                 shutil.rmtree(dest)
             try:
                 result = run_scenario(server, scenario, version, dest, matrix.SECURE_FILE_DIR)
+                files = [casefile.file_entry(dest / f, casefile.write_tool_text(p, dest / f),
+                                             result.server_events[f]) for f in result.files]
+                case = _case_json(run, scenario, version_text, options, result, files)
+                record_live_state(server, dest, case, result, capture)
             except Exception as exc:  # noqa: BLE001 - one broken scenario must not stop the run
                 failures.append(f"{p.name} {case_name(scenario, run.config)}: {type(exc).__name__}: {exc}")
                 log(f"  FAILED {failures[-1]}")
                 shutil.rmtree(dest, ignore_errors=True)
                 continue
-            files = [casefile.file_entry(dest / f, casefile.write_tool_text(p, dest / f),
-                                         result.server_events[f]) for f in result.files]
-            case = _case_json(run, scenario, version_text, options, result, files)
             casefile.add_summaries(case, dest)
             casefile.write_case_json(dest, case)
             size = sum(f["size"] for f in case["binlogs"])
@@ -119,7 +136,7 @@ def execute_run(run: Run, out: Path, failures: list[str]) -> list[Path]:
 
 def generate(servers: Sequence[str], scenario_names: Sequence[str], out: Path, *,
              configs: Sequence[str] = (), all_configs: bool = False,
-             include_uncommitted: bool = False) -> list[Path]:
+             include_uncommitted: bool = False, capture: bool = True) -> list[Path]:
     from .profiles import get
     scenarios = catalogue()
     if scenario_names:
@@ -132,7 +149,7 @@ def generate(servers: Sequence[str], scenario_names: Sequence[str], out: Path, *
     for name in servers:
         for run in plan(get(name), scenarios, all_configs=all_configs, configs=configs,
                         committed=not include_uncommitted):
-            written += execute_run(run, out, failures)
+            written += execute_run(run, out, failures, capture)
     log(f"{len(written)} case(s) written under {out}")
     if failures:
         raise SystemExit("some scenarios failed:\n" + "\n".join(failures))
@@ -151,7 +168,17 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--include-uncommitted", action="store_true",
                    help=f"also {' '.join(sorted(matrix.NOT_COMMITTED))} (too big for git)")
     p.add_argument("--out", default=str(casefile.CORPUS_DIR))
+    p.add_argument("--no-capture", dest="capture", action="store_false",
+                   help="skip the dump captures (capture.json)")
     p.set_defaults(func=_cmd_generate)
+    p = sub.add_parser("capture", help="write fresh cases with their dump captures (capture.json) "
+                                       "for a few scenarios, outside the corpus by default")
+    p.add_argument("--server", action="append", required=True, metavar="PROFILE")
+    p.add_argument("--scenario", action="append", required=True, metavar="NAME")
+    p.add_argument("--config", action="append", default=[], metavar="NAME")
+    p.add_argument("--out", default=DEFAULT_CAPTURE_OUT,
+                   help=f"default {DEFAULT_CAPTURE_OUT}; corpus/ to write into the corpus")
+    p.set_defaults(func=_cmd_capture)
     p = sub.add_parser("refresh-expected", help="rewrite expected.jsonl from the current oracle")
     p.add_argument("--out", default=str(casefile.CORPUS_DIR))
     p.set_defaults(func=_cmd_refresh)
@@ -164,8 +191,17 @@ def _cmd_generate(args: Any) -> int:
     from . import coverage
     out = Path(args.out)
     generate(args.server or DEFAULT_SERVERS, args.scenario, out, configs=args.config,
-             all_configs=args.all_configs, include_uncommitted=args.include_uncommitted)
+             all_configs=args.all_configs, include_uncommitted=args.include_uncommitted,
+             capture=args.capture)
     log(f"coverage: {coverage.write(out)}")
+    return 0
+
+
+def _cmd_capture(args: Any) -> int:
+    out = Path(args.out)
+    for case_dir in generate(args.server, args.scenario, out, configs=args.config,
+                             include_uncommitted=True, capture=True):
+        print(case_dir)
     return 0
 
 

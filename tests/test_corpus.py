@@ -14,6 +14,7 @@ import jsonschema
 import pytest
 
 from generators import casefile, coverage, matrix
+from generators.capture import rebuild_stream
 from generators.cases import (
     Position,
     StatementRecord,
@@ -28,6 +29,7 @@ from generators.sqlscript import catalogue
 CASE_DIRS = casefile.iter_case_dirs()
 IDS = [d.relative_to(casefile.CORPUS_DIR).as_posix() for d in CASE_DIRS]
 SCHEMA = json.loads(casefile.SCHEMA_PATH.read_text())
+CAPTURE_SCHEMA = json.loads((casefile.CORPUS_DIR / "capture.schema.json").read_text())
 COMMITTED_SERVERS = ("mysql-9.7", "mariadb-10.5", "mariadb-10.11", "mariadb-11.8")
 
 
@@ -60,6 +62,15 @@ def test_case(case_dir: Path) -> None:
         assert "error" not in json.loads(decoded[-1]), decoded[-1]  # decodes to its end
         _check_against_server(b["server_events"], [json.loads(x) for x in decoded], case["server"]["flavor"])
         lines += decoded
+    if "capture" in case:  # what the real server sent for dumps (corpus/capture.schema.json)
+        capture = case_dir / case["capture"]["path"]
+        assert casefile.sha256_file(capture) == case["capture"]["sha256"]
+        doc = json.loads(capture.read_text(encoding="utf-8"))
+        jsonschema.validate(doc, CAPTURE_SCHEMA)
+        files = {n: (case_dir / n).read_bytes() for n in doc["files"]}
+        for cap in doc["captures"]:  # file references still point at the same bytes
+            assert len(rebuild_stream(cap, files)) == sum(4 + n for n, _ in cap["packets"])
+        expected_names.add(capture.name)
     assert on_disk == expected_names, "files in the case dir that case.json does not list (or missing)"
     assert (case["event_types"], case["column_types"]) == casefile.summarize(lines)
     _check_statements(case)

@@ -118,3 +118,22 @@ def test_statements_map_to_the_events_they_wrote(generated: list[Path]) -> None:
     assert [e["type"] for e in insert["events"] if e["type"] in ("Table_map", "Write_rows", "Write_rows_v1")]
     assert by_sql["BEGIN"]["events"] == []  # a transaction is written at COMMIT
     assert any(e["type"] in ("Write_rows", "Write_rows_v1") for e in by_sql["COMMIT"]["events"])
+
+
+def test_cases_record_their_tables_and_a_capture(generated: list[Path]) -> None:
+    """A case closed by FLUSH names the columns of every table its Table_maps use (a dropped
+    table from the snapshot taken just before its DROP) and carries a capture of real dumps that
+    rebuilds from the case's own files; a case closed by a shutdown has neither."""
+    from generators.capture import rebuild_stream
+    for case_dir in generated:
+        case = casefile.read_case(case_dir)
+        if case["scenario"]["end"] != "flush":
+            assert "capture" not in case and "tables" not in case
+            continue
+        assert case["tables"] and all(t.get("columns") for t in case["tables"]), case["tables"]
+        doc = json.loads((case_dir / case["capture"]["path"]).read_text())
+        files = {n: (case_dir / n).read_bytes() for n in case["files"]}
+        caps = {c["request"]["name"]: c for c in doc["captures"]}
+        assert caps["nonblock"]["end"] == "EOF"
+        for cap in caps.values():
+            assert len(rebuild_stream(cap, files)) == sum(4 + n for n, _ in cap["packets"])
