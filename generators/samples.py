@@ -14,11 +14,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import sample_sql as q
 from .profiles import ServerProfile
-from .server import Server, running_server
-from .tools import run_mariadb_binlog, run_mysqlbinlog
+
+if TYPE_CHECKING:  # the parts are listed without Docker's client installed (tests/sample_fixtures.py)
+    from .server import Server
 
 DEFAULT_OUT = Path("/tmp/sample-binlogs")
 SAMPLE_PROFILES = ("mysql-9.7", "mariadb-10.11", "mariadb-10.5", "mariadb-11.8")
@@ -86,6 +88,7 @@ def parts(profile: ServerProfile) -> list[Part]:
 
 
 def _decode(profile: ServerProfile, path: Path) -> tuple[int, bytes, bytes]:
+    from .tools import run_mariadb_binlog, run_mysqlbinlog  # noqa: PLC0415 (needs docker-py)
     if profile.flavor == "mysql":
         proc = run_mysqlbinlog(path, ["-vvv"])
     else:
@@ -95,6 +98,7 @@ def _decode(profile: ServerProfile, path: Path) -> tuple[int, bytes, bytes]:
 
 def write_samples(profile: ServerProfile, out_root: Path = DEFAULT_OUT) -> Path:
     """Start `profile`, write every part, decode each file; returns the output dir."""
+    from .server import running_server  # noqa: PLC0415 (needs docker-py and testcontainers)
     out = out_root / profile.name
     if out.exists():
         shutil.rmtree(out)

@@ -11,17 +11,23 @@ from functools import cache
 from pathlib import Path
 
 from generators.profiles import get
-from generators.tools import DecoderSession
+from oracle.model import Event
 from tests.external import ROOT, manifest
-from tests.server_fixtures import require_image
 
 MARIADB_PROFILE = "mariadb-11.8"  # its image's mariadb-binlog is the pinned tool
 # Where that tool stops early on an external binlog the oracle reads to its end.
 MARIADB_LIMITS_FILE = Path(__file__).with_name("mariadb-binlog-11.8-limits.tsv")
 
 
+def count_events(events: list[Event]) -> int:
+    """How many events the real tools print for these decoded ones: the top-level events and
+    those inside each Transaction_payload."""
+    return sum(1 + len(e.body["events"]) if e.type_code == 40 else 1 for e in events)
+
+
 @cache
 def _external_runs(profile: str, args: tuple[str, ...]) -> dict[Path, subprocess.CompletedProcess[bytes]]:
+    from generators.tools import DecoderSession  # noqa: PLC0415 (docker-py: the servers extra)
     files = [b.path for b in manifest() if b.path.is_file()]
     with DecoderSession([ROOT], image=get(profile).image, tool="mariadb-binlog") as session:
         return dict(zip(files, session.run_each(files, args, timeout=900)))
@@ -31,6 +37,7 @@ def external_mariadb_binlog(path: Path, args: tuple[str, ...] = ("-vvv",),
                             profile: str = MARIADB_PROFILE) -> subprocess.CompletedProcess[bytes]:
     """The pinned mariadb-binlog's run on an external binlog (skips without Docker or the image;
     a failure under CI=true). Exit status and stderr are the tool's own."""
+    from tests.server_fixtures import require_image  # noqa: PLC0415 (docker-py)
     require_image(get(profile))
     runs = _external_runs(profile, tuple(args))
     assert Path(path) in runs, f"{path} is not an external binlog of the manifest"

@@ -17,7 +17,6 @@ import pytest
 
 from generators import profiles
 from generators.samples import SAMPLE_PROFILES, parts, write_samples
-from tests.server_fixtures import require_image
 
 PARTS: dict[str, tuple[str, ...]] = {
     name: tuple(p.name for p in parts(profiles.get(name))) for name in SAMPLE_PROFILES}
@@ -63,6 +62,7 @@ class _SampleDirs:
         self._dirs: dict[str, Path | BaseException] = {}
 
     def __call__(self, name: str) -> Path:
+        from tests.server_fixtures import require_image  # noqa: PLC0415 (imports docker-py)
         require_image(profiles.get(name))
         if name not in self._dirs:
             try:

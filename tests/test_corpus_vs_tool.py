@@ -33,13 +33,12 @@ import pytest
 
 from generators import casefile
 from generators.profiles import LOCAL_PROFILES
-from generators.tools import DecoderSession
 from oracle.decoder import decode_file
 from oracle.model import Event
 from oracle.mysqlbinlog_text import TextDump, decode_output, parse
 from oracle.values import plain
 from oracle.verify import Disagreement, Report, compare
-from tests.server_fixtures import require_image
+from tests.pinned_tools import count_events
 from tests.tool_session_vars import session_disagreements
 
 
@@ -66,11 +65,6 @@ def corpus_binlogs() -> list[CorpusBinlog]:
 
 
 BINLOGS = corpus_binlogs()
-
-
-def count_events(events: list[Event]) -> int:
-    """Top-level events and those inside each Transaction_payload (the tool prints both)."""
-    return sum(1 + len(e.body["events"]) if e.type_code == 40 else 1 for e in events)
 
 
 def _mariadb_gtid_flags(b: dict[str, Any]) -> list[str]:
@@ -118,6 +112,8 @@ def extra_disagreements(dump: TextDump, events: list[Event]) -> list[Disagreemen
 def tool_output() -> Iterator[Callable[[CorpusBinlog], subprocess.CompletedProcess[bytes]]]:
     """`tool_output(binlog)` -> the real tool's -vvv run on it; each image's files are run in
     one batch when the first of them is asked for."""
+    from generators.tools import DecoderSession  # noqa: PLC0415 (docker-py: the servers extra)
+    from tests.server_fixtures import require_image  # noqa: PLC0415
     done: dict[Path, subprocess.CompletedProcess[bytes]] = {}
     with ExitStack() as stack:
         def get(b: CorpusBinlog) -> subprocess.CompletedProcess[bytes]:

@@ -20,14 +20,12 @@ from pathlib import Path
 import pytest
 
 from generators.profiles import get
-from generators.tools import run_mariadb_binlog
 from oracle import BinlogError, decode_file
 from oracle.mysqlbinlog_text import decode_output
 from tests.classic_binlog import MARIADB_VERSION, binlog, query_body
 from tests.external import EITHER, broken_expectation, manifest
 from tests.pinned_tools import MARIADB_PROFILE, external_mariadb_binlog, limit_problem, mariadb_binlog_limits
 from tests.sample_fixtures import sample_params
-from tests.server_fixtures import require_image
 from tests.test_events_classic import FULL_MARIADB_STATUS
 
 TOOL_PROFILE = MARIADB_PROFILE  # the tool is this image's mariadb-binlog, whatever the host has
@@ -215,6 +213,8 @@ def test_hand_built_mariadb_log(tmp_path):
                  (16, (7).to_bytes(8, "little")))
     path = tmp_path / "hand.bin"
     path.write_bytes(log)
+    from generators.tools import run_mariadb_binlog  # noqa: PLC0415 (docker-py: the servers extra)
+    from tests.server_fixtures import require_image  # noqa: PLC0415
     require_image(get(TOOL_PROFILE))
     proc = run_mariadb_binlog(path, TOOL_ARGS, image=get(TOOL_PROFILE).image)
     text = decode_output(proc.stdout)

@@ -18,8 +18,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from generators.profiles import get
-from generators.server import running_server
-from generators.tools import run_mysqlbinlog
 from oracle.codecs.jsonb import (decode_jsonb, format_double, mysqlbinlog_text,
                                  to_canonical, to_json_text)
 from oracle.codecs.jsondiff import decode_json_diffs, diffs_mysqlbinlog_text, diffs_to_canonical
@@ -27,7 +25,6 @@ from oracle.errors import BinlogError
 from oracle.framing import walk
 from oracle.values import plain
 from tests.external import ROOT
-from tests.server_fixtures import require_image
 
 BLACKBEAM = ROOT / "blackbeam__rust_mysql_common"
 
@@ -176,6 +173,8 @@ EXPECTED = {
 def _real_mysqlbinlog(path: Path) -> str:
     """The real tool's -vvv text. Without Docker or the image: a skip (a failure under CI=true).
     A rejection by the tool is a failure with its message, never a skip."""
+    from generators.tools import run_mysqlbinlog  # noqa: PLC0415 (docker-py: the servers extra)
+    from tests.server_fixtures import require_image  # noqa: PLC0415
     require_image(get("mysql-9.7"))
     result = run_mysqlbinlog(path, ("-vvv",), timeout=120)
     assert result.returncode == 0, result.stderr.decode("utf-8", "replace")[-500:]
@@ -615,6 +614,8 @@ UPDATE js.p SET k = JSON_ARRAY_INSERT(k, '$[0]', 'ins') WHERE id = 1;
 @pytest.fixture(scope="module")
 def server_binlog(tmp_path_factory) -> Path:
     """A binlog MySQL 9.7 wrote for SERVER_SQL (JSON columns only, partial updates included)."""
+    from generators.server import running_server  # noqa: PLC0415 (the servers extra)
+    from tests.server_fixtures import require_image  # noqa: PLC0415
     profile = get("mysql-9.7")
     require_image(profile)
     dest = tmp_path_factory.mktemp("jsonb-server")

@@ -21,8 +21,7 @@ from oracle.mysqlbinlog_text import TextDump, decode_output, parse
 from oracle.mysqlbinlog_values import unquote
 from oracle.verify import HEADER_CHECKS, Report, ToolUnavailable, compare, run_tool
 from tests.external import ROOT, manifest
-from tests.pinned_tools import external_mariadb_binlog, limit_problem
-from tests.test_corpus_vs_tool import count_events
+from tests.pinned_tools import count_events, external_mariadb_binlog, limit_problem
 from tests.sample_fixtures import sample_params
 
 EXTERNAL = [b for b in manifest() if b.path.exists()]

@@ -13,14 +13,12 @@ from pathlib import Path
 import pytest
 
 from generators.profiles import get
-from generators.tools import run_mysqlbinlog
 from oracle.decoder import decode_file
 from oracle.render_rows import (Table, bit_string, quoted, quoted_mariadb, render, render_rows_event,
                                 signed_unsigned, vector)
 from tests.external import manifest
 from tests.pinned_tools import external_mariadb_binlog
 from tests.sample_fixtures import sample_params
-from tests.server_fixtures import require_image
 
 
 def _hash_lines(text: bytes) -> list[bytes]:
@@ -50,6 +48,8 @@ def _mysql_56_plus():
 
 @pytest.mark.parametrize("binlog", _mysql_56_plus(), ids=lambda b: b.name)
 def test_external_binlogs_match_real_mysqlbinlog(binlog):
+    from generators.tools import run_mysqlbinlog  # noqa: PLC0415 (docker-py: the servers extra)
+    from tests.server_fixtures import require_image  # noqa: PLC0415
     require_image(get("mysql-9.7"))
     ref = run_mysqlbinlog(binlog.path)
     assert ref.returncode == 0, ref.stderr[-300:]

@@ -17,8 +17,8 @@ from oracle.decoder import decode_file
 from oracle.fde import version_tuple
 from oracle.verify import ToolUnavailable, run_tool, verify
 from tests.external import manifest
+from tests.pinned_tools import count_events
 from tests.sample_fixtures import sample_params
-from tests.test_corpus_vs_tool import count_events
 
 # The acceptance's fields; "event" is a position printed by one side only.
 HEADER_FIELDS = {"event", "nested event", "end of file", "end_log_pos", "server_id", "type", "crc32"}
