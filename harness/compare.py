@@ -1,8 +1,11 @@
 """Field-level comparison of canonical event streams, limited to what a parser declares.
 
 Values are compared after oracle.values.plain(), so {"type": "int", "value": "5"} equals 5,
-bools never equal numbers, and layout-only keys (bitmap padding, JSON opaque types) are ignored. Events are matched by index in the stream; a missing or extra event
-is one diff, not a cascade, because the rest are still compared pairwise."""
+bools never equal numbers, and layout-only keys (bitmap padding, JSON opaque types) are ignored.
+
+Events are aligned before they are compared (harness/align.py): by position where the parser
+reports positions, else by event type, so a missing or extra event is one diff ("event @315
+QUERY_EVENT: missing"), not a cascade, and the rest compare with the events they belong to."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -10,6 +13,7 @@ from typing import Any, Iterator
 
 from oracle.values import LAYOUT_ONLY, plain
 
+from .align import align
 from .plugins.base import ALL, Capabilities
 
 
@@ -20,6 +24,7 @@ class _Absent:
 
 ABSENT: Any = _Absent()
 MAX_DIFFS = 1000
+EVENT = "<event>"  # the path of a missing or extra event
 # An event may list fields its parser could not determine for that event (a text tool whose
 # output does not say): they are not compared. Paths: "type_code", "body.query", ...
 UNDETERMINED = "_undetermined"
@@ -39,6 +44,9 @@ class FieldDiff:
                 "path": self.path, "expected": _jsonable(self.expected), "actual": _jsonable(self.actual)}
 
     def __str__(self) -> str:
+        if self.path == EVENT:
+            where = f"@{self.position}" if self.position is not None else f"#{self.index}"
+            return f"event {where} {self.event_type}: {'missing' if self.actual is ABSENT else 'extra'}"
         return (f"event #{self.index} @{self.position} {self.event_type} {self.path}: "
                 f"expected {_short(self.expected)}, got {_short(self.actual)}")
 
@@ -102,20 +110,23 @@ def expected_subset(expected: list[dict[str, Any]], caps: Capabilities) -> list[
     return [e for e in expected if caps.reports_type(str(e.get("type")))]
 
 
+def _type_name(event: dict[str, Any]) -> str:
+    return str(event.get("type", event.get("type_code")))
+
+
 def compare_events(expected: list[dict[str, Any]], actual: list[dict[str, Any]],
                    caps: Capabilities) -> list[FieldDiff]:
     exp = expected_subset(expected, caps)
     diffs: list[FieldDiff] = []
-    for i, (e, a) in enumerate(zip(exp, actual)):
-        for d in _event_diffs(i, e, a, caps):
-            diffs.append(d)
-            if len(diffs) >= MAX_DIFFS:
-                return diffs
-    for i in range(len(actual), len(exp)):
-        e = exp[i]
-        diffs.append(FieldDiff(i, e.get("position"), str(e.get("type")), "<event>", "present", ABSENT))
-    for i in range(len(exp), len(actual)):
-        a = actual[i]
-        diffs.append(FieldDiff(i, a.get("position"), str(a.get("type", a.get("type_code"))), "<event>",
-                               ABSENT, "present"))
+    for i, j in align(exp, actual, caps):
+        if j is None:
+            e = exp[i]
+            diffs.append(FieldDiff(i, e.get("position"), _type_name(e), EVENT, "present", ABSENT))
+        elif i is None:
+            a = actual[j]
+            diffs.append(FieldDiff(j, a.get("position"), _type_name(a), EVENT, ABSENT, "present"))
+        else:
+            diffs.extend(_event_diffs(i, exp[i], actual[j], caps))
+        if len(diffs) >= MAX_DIFFS:
+            break
     return diffs[:MAX_DIFFS]

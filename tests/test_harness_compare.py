@@ -60,3 +60,61 @@ def test_not_every_event_drops_unclaimed_types():
     xid = {**EV, "type": "XID_EVENT", "type_code": 16, "position": 104}
     caps = Capabilities(bodies={"QUERY_EVENT": "*"}, every_event=False)
     assert compare_events([EV, xid], [EV], caps) == []
+
+
+# --- alignment on a real binlog (MySQL 9.7 wrote it): one diff per missing/extra event ---------
+import json  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from harness.plugins.base import HEADER_ONLY as _HEADER_ONLY  # noqa: E402
+
+REAL = Path(__file__).resolve().parents[1] / "corpus/mysql-9.7/ddl_dml_basic--row-compressed/binlog.000001.expected.jsonl"
+TYPES_ONLY = Capabilities(frozenset(["type", "server_id"]), {})
+
+
+def real_events() -> list[dict]:
+    events = [json.loads(line) for line in REAL.read_text().splitlines()][:20]
+    assert len(events) == 20 and events[3]["type"] == "QUERY_EVENT"
+    return events
+
+
+def test_dropping_the_4th_of_20_events_is_one_diff():
+    expected = real_events()
+    actual = expected[:3] + expected[4:]
+    for caps in (FULL, _HEADER_ONLY, TYPES_ONLY):  # by position; and by type where no position
+        (d,) = compare_events(expected, actual, caps)
+        assert str(d) == "event @235 QUERY_EVENT: missing"
+
+
+def test_an_extra_event_is_one_diff():
+    expected = real_events()
+    extra = {**expected[5], "position": 99999}
+    (d,) = compare_events(expected, expected[:10] + [extra] + expected[10:], FULL)
+    assert (str(d), d.index) == ("event @99999 QUERY_EVENT: extra", 10)
+    assert "extra" in str(compare_events(expected, expected[:10] + [expected[5]] + expected[10:], TYPES_ONLY)[0])
+
+
+def test_a_reordered_pair_is_two_diffs_and_the_rest_compare_in_place():
+    expected = real_events()
+    i = next(k for k in range(4, 19) if expected[k]["type"] != expected[k + 1]["type"])
+    actual = expected[:i] + [expected[i + 1], expected[i]] + expected[i + 2:]
+    diffs = compare_events(expected, actual, FULL)
+    assert len(diffs) == 2 and all(d.path == "<event>" for d in diffs)
+    assert {str(d).rsplit(": ", 1)[1] for d in diffs} == {"missing", "extra"}
+
+
+def test_a_wrong_field_after_a_missing_event_is_reported_where_it_belongs():
+    expected = real_events()
+    actual = expected[:3] + expected[4:]
+    actual[10] = {**actual[10], "server_id": 7}
+    diffs = compare_events(expected, actual, FULL)
+    assert [str(d) for d in diffs][0] == "event @235 QUERY_EVENT: missing"
+    assert [(d.index, d.path, d.expected, d.actual) for d in diffs[1:]] == [(11, "server_id", 1, 7)]
+
+
+def test_wrong_positions_fall_back_to_type_alignment():
+    expected = real_events()
+    actual = [{**e, "position": e["position"] + 1} for e in expected[:3] + expected[4:]]
+    diffs = compare_events(expected, actual, FULL)
+    assert [str(d) for d in diffs if d.path == "<event>"] == ["event @235 QUERY_EVENT: missing"]
+    assert {d.path for d in diffs} == {"<event>", "position"} and len(diffs) == 20
