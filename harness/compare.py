@@ -15,6 +15,7 @@ from oracle.values import LAYOUT_ONLY, plain
 
 from .align import align
 from .plugins.base import ALL, Capabilities
+from .row_values import Table, row_diffs, tables_of
 
 
 class _Absent:
@@ -86,7 +87,24 @@ def diff_values(expected: Any, actual: Any, path: str) -> Iterator[tuple[str, An
         yield path, expected, actual
 
 
-def _event_diffs(index: int, exp: dict[str, Any], act: dict[str, Any], caps: Capabilities) -> Iterator[FieldDiff]:
+def _body_diffs(name: str, exp_body: dict[str, Any], act_body: dict[str, Any], table: Table | None,
+                caps: Capabilities) -> Iterator[tuple[str, Any, Any]]:
+    """Rows go column by column (row_values.py); a Transaction_payload's nested events are
+    aligned and compared like a stream of their own; any other field leaf by leaf."""
+    if name == "rows" and table is not None:
+        yield from row_diffs(exp_body, act_body, table, caps.row_values)
+    elif name == "events" and isinstance(exp_body.get("events"), list):
+        nested = act_body.get("events") if isinstance(act_body.get("events"), list) else []
+        for d in compare_events(exp_body["events"], nested, caps):
+            label = str(d).split(" ", 2)[2] if d.path == EVENT else f"{d.event_type} {d.path}"
+            yield f"body.events[{d.index}] {label}", d.expected, d.actual
+    else:
+        yield from diff_values(plain(get_path(exp_body, name)), plain(get_path(act_body, name)),
+                               f"body.{name}")
+
+
+def _event_diffs(index: int, exp: dict[str, Any], act: dict[str, Any], caps: Capabilities,
+                 table: Table | None = None) -> Iterator[FieldDiff]:
     type_name = str(exp.get("type", exp.get("type_code")))
     position = exp.get("position")
     undetermined = set(act.get(UNDETERMINED) or ())
@@ -100,8 +118,7 @@ def _event_diffs(index: int, exp: dict[str, Any], act: dict[str, Any], caps: Cap
     # event has it (a field the model does not give this event is not the parser's error).
     names = (set(exp_body) | set(act_body)) - LAYOUT_ONLY if fields == ALL else set(fields) & set(exp_body)
     for name in sorted(names - {u[5:] for u in undetermined if u.startswith("body.")}):
-        for path, e, a in diff_values(plain(get_path(exp_body, name)), plain(get_path(act_body, name)),
-                                      f"body.{name}"):
+        for path, e, a in _body_diffs(name, exp_body, act_body, table, caps):
             yield FieldDiff(index, position, type_name, path, e, a)
 
 
@@ -117,6 +134,7 @@ def _type_name(event: dict[str, Any]) -> str:
 def compare_events(expected: list[dict[str, Any]], actual: list[dict[str, Any]],
                    caps: Capabilities) -> list[FieldDiff]:
     exp = expected_subset(expected, caps)
+    tables = tables_of(expected)
     diffs: list[FieldDiff] = []
     for i, j in align(exp, actual, caps):
         if j is None:
@@ -126,7 +144,7 @@ def compare_events(expected: list[dict[str, Any]], actual: list[dict[str, Any]],
             a = actual[j]
             diffs.append(FieldDiff(j, a.get("position"), _type_name(a), EVENT, ABSENT, "present"))
         else:
-            diffs.extend(_event_diffs(i, exp[i], actual[j], caps))
+            diffs.extend(_event_diffs(i, exp[i], actual[j], caps, tables.get(id(exp[i]))))
         if len(diffs) >= MAX_DIFFS:
             break
     return diffs[:MAX_DIFFS]

@@ -118,3 +118,64 @@ def test_wrong_positions_fall_back_to_type_alignment():
     diffs = compare_events(expected, actual, FULL)
     assert [str(d) for d in diffs if d.path == "<event>"] == ["event @235 QUERY_EVENT: missing"]
     assert {d.path for d in diffs} == {"<event>", "position"} and len(diffs) == 20
+
+
+# --- row values, column by column, on real binlogs (MySQL 9.7) ---------------------------------
+CORPUS = Path(__file__).resolve().parents[1] / "corpus/mysql-9.7"
+
+
+def case_events(case: str) -> list[dict]:
+    return [json.loads(line) for line in (CORPUS / case / "binlog.000001.expected.jsonl").read_text().splitlines()]
+
+
+def unsigned_write(events: list[dict]) -> int:
+    return next(i for i, e in enumerate(events) if e["type"] == "WRITE_ROWS_EVENT"
+                and e["body"]["rows"][0]["values"][1] == 255)
+
+
+def with_value(event: dict, column: int, value) -> dict:
+    row = event["body"]["rows"][0]
+    values = [*row["values"]]
+    values[column] = value
+    return {**event, "body": {**event["body"], "rows": [{**row, "values": values}]}}
+
+
+def test_a_wrong_row_value_names_table_row_column_expected_and_actual():
+    for case, label in (("integers--row", " `ti`"), ("integers--row-minimal", "")):
+        events = case_events(case)
+        k = unsigned_write(events)
+        actual = [*events[:k], with_value(events[k], 1, -1), *events[k + 1:]]
+        (d,) = compare_events(events, actual, FULL)
+        assert str(d) == (f"event #{k} @{events[k]['position']} WRITE_ROWS_EVENT rows[0] ints.unsigned "
+                          f"column 1{label} TINY: expected 255, got -1")
+
+
+def test_row_values_by_name_where_the_parser_reports_names():
+    events = case_events("integers--row")
+    k = unsigned_write(events)
+    names = ["id", "ti", "si", "mi", "i", "bi"]
+    row = events[k]["body"]["rows"][0]
+    swapped = {**row, "names": names[::-1], "values": row["values"][::-1]}
+    good = [*events[:k], {**events[k], "body": {**events[k]["body"], "rows": [swapped]}}, *events[k + 1:]]
+    assert compare_events(events, good, FULL) == []
+    wrong = {**swapped, "names": names}  # names that do not go with the values
+    bad = [*events[:k], {**events[k], "body": {**events[k]["body"], "rows": [wrong]}}, *events[k + 1:]]
+    assert len(compare_events(events, bad, FULL)) == 6
+
+
+def test_row_values_limited_to_declared_column_types():
+    events = case_events("integers--row")
+    k = unsigned_write(events)
+    actual = [*events[:k], with_value(events[k], 1, -1), *events[k + 1:]]
+    assert compare_events(events, actual, Capabilities(row_values=frozenset({"MYSQL_TYPE_LONG"}))) == []
+    caps = Capabilities(bodies={"WRITE_ROWS_EVENT": frozenset({"table_id"})})
+    assert compare_events(events, actual, caps) == []  # rows not claimed: not compared
+
+
+def test_events_inside_a_compressed_transaction_are_compared():
+    events = case_events("ddl_dml_basic--row-compressed")
+    k = next(i for i, e in enumerate(events) if e["type"] == "TRANSACTION_PAYLOAD_EVENT")
+    lost = {**events[k], "body": {**events[k]["body"], "events": []}}
+    diffs = compare_events(events, [*events[:k], lost, *events[k + 1:]], FULL)
+    nested = events[k]["body"]["events"]
+    assert [d.path for d in diffs] == [f"body.events[{i}] {e['type']}: missing" for i, e in enumerate(nested)]
