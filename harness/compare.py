@@ -45,9 +45,11 @@ class FieldDiff:
                 "path": self.path, "expected": _jsonable(self.expected), "actual": _jsonable(self.actual)}
 
     def __str__(self) -> str:
-        if self.path == EVENT:
+        if self.path.endswith(EVENT):  # a missing or extra event (nested: "body.events[0] TYPE <event>")
             where = f"@{self.position}" if self.position is not None else f"#{self.index}"
-            return f"event {where} {self.event_type}: {'missing' if self.actual is ABSENT else 'extra'}"
+            inner = self.path[:-len(EVENT)]
+            return f"event {where} {self.event_type} {inner}".rstrip() + \
+                f": {'missing' if self.actual is ABSENT else 'extra'}"
         return (f"event #{self.index} @{self.position} {self.event_type} {self.path}: "
                 f"expected {_short(self.expected)}, got {_short(self.actual)}")
 
@@ -96,8 +98,7 @@ def _body_diffs(name: str, exp_body: dict[str, Any], act_body: dict[str, Any], t
     elif name == "events" and isinstance(exp_body.get("events"), list):
         nested = act_body.get("events") if isinstance(act_body.get("events"), list) else []
         for d in compare_events(exp_body["events"], nested, caps):
-            label = str(d).split(" ", 2)[2] if d.path == EVENT else f"{d.event_type} {d.path}"
-            yield f"body.events[{d.index}] {label}", d.expected, d.actual
+            yield f"body.events[{d.index}] {d.event_type} {d.path}", d.expected, d.actual
     else:
         yield from diff_values(plain(get_path(exp_body, name)), plain(get_path(act_body, name)),
                                f"body.{name}")

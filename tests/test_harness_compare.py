@@ -178,4 +178,5 @@ def test_events_inside_a_compressed_transaction_are_compared():
     lost = {**events[k], "body": {**events[k]["body"], "events": []}}
     diffs = compare_events(events, [*events[:k], lost, *events[k + 1:]], FULL)
     nested = events[k]["body"]["events"]
-    assert [d.path for d in diffs] == [f"body.events[{i}] {e['type']}: missing" for i, e in enumerate(nested)]
+    assert [str(d) for d in diffs] == [f"event @{events[k]['position']} TRANSACTION_PAYLOAD_EVENT "
+                                       f"body.events[{i}] {e['type']}: missing" for i, e in enumerate(nested)]
