@@ -105,6 +105,9 @@ class BaseParser(abc.ABC):
     name: str = "unnamed"
     version: str = "unknown"
     capabilities: Capabilities = FULL
+    # "file": parse(path). "stream": parse_stream(source), source a protocol.StreamSource naming
+    # the primary (`harness serve`) that serves the case (docs/plugin-contract.md).
+    transport: str = "file"
 
     def unavailable_reason(self) -> str | None:
         """None when the parser can run here; else why not (tool missing, ...): outcome unavailable."""
