@@ -24,6 +24,9 @@ ROW_VALUE_TYPES = frozenset(f"MYSQL_TYPE_{t}" for t in (
 # pymysqlreplication.constants.FIELD_TYPE codes used below
 _ENUM, _SET, _TIMESTAMP, _TIMESTAMP2, _DATETIME, _DATETIME2 = 247, 248, 7, 17, 12, 18
 _EMPTY_SET = "empty set"  # NONE_SOURCE.EMPTY_SET: the library's None for a SET with no member
+# NONE_SOURCE values that say "a value is there, but I cannot give it" (zero dates): not NULL, so
+# reported as what the library says, which equals no canonical value.
+_UNREPRESENTABLE = frozenset({"out of date range", "out of datetime range", "out of datetime2 range"})
 
 
 def _fraction(usec: int, fsp: int) -> str:
@@ -88,6 +91,8 @@ _BY_PYTHON_TYPE: dict[type, Callable[[Any, Any], Any]] = {
 
 def canonical_value(value: Any, col: Any, none_source: str | None) -> Any:
     if value is None:
+        if none_source in _UNREPRESENTABLE:
+            return tagged("unrepresentable", none_source)
         return 0 if none_source == _EMPTY_SET else None
     convert = _BY_PYTHON_TYPE.get(type(value))
     return convert(value, col) if convert else repr(value)
