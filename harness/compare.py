@@ -39,10 +39,12 @@ class FieldDiff:
     path: str
     expected: Any
     actual: Any
+    where: str = ""  # the place in words, where the path alone does not say it (a row's table, column)
 
     def to_json(self) -> dict[str, Any]:
-        return {"index": self.index, "position": self.position, "event_type": self.event_type,
-                "path": self.path, "expected": _jsonable(self.expected), "actual": _jsonable(self.actual)}
+        out = {"index": self.index, "position": self.position, "event_type": self.event_type,
+               "path": self.path, "expected": _jsonable(self.expected), "actual": _jsonable(self.actual)}
+        return {**out, "where": self.where} if self.where else out
 
     def __str__(self) -> str:
         if self.path.endswith(EVENT):  # a missing or extra event (nested: "body.events[0] TYPE <event>")
@@ -50,7 +52,8 @@ class FieldDiff:
             inner = self.path[:-len(EVENT)]
             return f"event {where} {self.event_type} {inner}".rstrip() + \
                 f": {'missing' if self.actual is ABSENT else 'extra'}"
-        return (f"event #{self.index} @{self.position} {self.event_type} {self.path}: "
+        where = f" ({self.where})" if self.where else ""
+        return (f"event #{self.index} @{self.position} {self.event_type} {self.path}{where}: "
                 f"expected {_short(self.expected)}, got {_short(self.actual)}")
 
 
@@ -90,18 +93,19 @@ def diff_values(expected: Any, actual: Any, path: str) -> Iterator[tuple[str, An
 
 
 def _body_diffs(name: str, exp_body: dict[str, Any], act_body: dict[str, Any], table: Table | None,
-                caps: Capabilities) -> Iterator[tuple[str, Any, Any]]:
-    """Rows go column by column (row_values.py); a Transaction_payload's nested events are
+                caps: Capabilities) -> Iterator[tuple[str, Any, Any, str]]:
+    """(path, expected, actual, where). Rows go column by column (row_values.py); a Transaction_payload's nested events are
     aligned and compared like a stream of their own; any other field leaf by leaf."""
     if name == "rows" and table is not None:
         yield from row_diffs(exp_body, act_body, table, caps.row_values)
     elif name == "events" and isinstance(exp_body.get("events"), list):
         nested = act_body.get("events") if isinstance(act_body.get("events"), list) else []
         for d in compare_events(exp_body["events"], nested, caps):
-            yield f"body.events[{d.index}] {d.event_type} {d.path}", d.expected, d.actual
+            yield f"body.events[{d.index}] {d.event_type} {d.path}", d.expected, d.actual, d.where
     else:
-        yield from diff_values(plain(get_path(exp_body, name)), plain(get_path(act_body, name)),
-                               f"body.{name}")
+        for path, e, a in diff_values(plain(get_path(exp_body, name)), plain(get_path(act_body, name)),
+                                      f"body.{name}"):
+            yield path, e, a, ""
 
 
 def _event_diffs(index: int, exp: dict[str, Any], act: dict[str, Any], caps: Capabilities,
@@ -119,8 +123,8 @@ def _event_diffs(index: int, exp: dict[str, Any], act: dict[str, Any], caps: Cap
     # event has it (a field the model does not give this event is not the parser's error).
     names = (set(exp_body) | set(act_body)) - LAYOUT_ONLY if fields == ALL else set(fields) & set(exp_body)
     for name in sorted(names - {u[5:] for u in undetermined if u.startswith("body.")}):
-        for path, e, a in _body_diffs(name, exp_body, act_body, table, caps):
-            yield FieldDiff(index, position, type_name, path, e, a)
+        for path, e, a, where in _body_diffs(name, exp_body, act_body, table, caps):
+            yield FieldDiff(index, position, type_name, path, e, a, where)
 
 
 def expected_subset(expected: list[dict[str, Any]], caps: Capabilities) -> list[dict[str, Any]]:

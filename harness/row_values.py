@@ -1,5 +1,7 @@
 """Row values compared column by column, so a mismatch names the table, row, column, expected
-and actual value ("rows[0] ints.unsigned column 1 `ti` TINY: expected 255, got -1").
+and actual value ("body.rows[0].values[1] TINY (ints.unsigned column 1 `ti`): expected 255, got
+-1"). The path keeps the shape of the event (and the column type), the place in words goes
+beside it: fuzzing groups findings by path with the indexes dropped.
 
 The expected rows come from the oracle: per row an image `{"null_bitmap", "values"}` (update
 rows: `before_image`, `after_image`) whose `values` are the columns present in the image, in
@@ -76,8 +78,8 @@ def _image(row: Any, key: str) -> dict[str, Any] | None:
 
 
 def row_diffs(exp_body: dict[str, Any], act_body: dict[str, Any], table: Table,
-              declared: frozenset[str] | str) -> Iterator[tuple[str, Any, Any]]:
-    """(path, expected, actual) per differing column value; the path names row, table, column."""
+              declared: frozenset[str] | str) -> Iterator[tuple[str, Any, Any, str]]:
+    """(path, expected, actual, where) per differing column value; `where` names table and column."""
     exp_rows = exp_body.get("rows") or []
     act_rows = act_body.get("rows") if isinstance(act_body.get("rows"), list) else []
     width = len(table.type_names)
@@ -89,18 +91,18 @@ def row_diffs(exp_body: dict[str, Any], act_body: dict[str, Any], table: Table,
             bitmap = exp_body.get("columns_before_image" if key != "after_image" else "columns_after_image",
                                   exp_body.get("columns_after_image"))
             columns = _present(bitmap, width)
-            where = f"rows[{r}]" + ("" if key == "values" else f".{key}")
+            image_path = f"body.rows[{r}]" + ("" if key == "values" else f".{key}")
             act_image = _image(act_row, key)
             if act_image is None:
-                yield f"{where} {table.name}", "present", "<absent>"
+                yield image_path, "present", "<absent>", table.name
                 continue
-            yield from _image_diffs(where, exp_image, act_image, columns, table, declared)
+            yield from _image_diffs(image_path, exp_image, act_image, columns, table, declared)
     if len(exp_rows) != len(act_rows):
-        yield f"rows.length {table.name}", len(exp_rows), len(act_rows)
+        yield "body.rows.length", len(exp_rows), len(act_rows), table.name
 
 
-def _image_diffs(where: str, exp_image: dict[str, Any], act_image: dict[str, Any], columns: list[int],
-                 table: Table, declared: frozenset[str] | str) -> Iterator[tuple[str, Any, Any]]:
+def _image_diffs(image_path: str, exp_image: dict[str, Any], act_image: dict[str, Any], columns: list[int],
+                 table: Table, declared: frozenset[str] | str) -> Iterator[tuple[str, Any, Any, str]]:
     exp_values = exp_image.get("values") or []
     act_values = act_image.get("values") if isinstance(act_image.get("values"), list) else []
     act_names = act_image.get("names")
@@ -119,6 +121,7 @@ def _image_diffs(where: str, exp_image: dict[str, Any], act_image: dict[str, Any
         e, a = plain(expected), plain(actual)
         if not _same(e, a):
             label = f" `{name}`" if name else ""
-            yield f"{where} {table.name} column {column}{label} {type_name.removeprefix('MYSQL_TYPE_')}", e, a
+            yield (f"{image_path}.values[{k}] {type_name.removeprefix('MYSQL_TYPE_')}", e, a,
+                   f"{table.name} column {column}{label}")
     if not by_name and len(act_values) > len(exp_values):
-        yield f"{where} {table.name} values.length", len(exp_values), len(act_values)
+        yield f"{image_path}.values.length", len(exp_values), len(act_values), table.name

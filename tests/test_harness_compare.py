@@ -146,8 +146,8 @@ def test_a_wrong_row_value_names_table_row_column_expected_and_actual():
         k = unsigned_write(events)
         actual = [*events[:k], with_value(events[k], 1, -1), *events[k + 1:]]
         (d,) = compare_events(events, actual, FULL)
-        assert str(d) == (f"event #{k} @{events[k]['position']} WRITE_ROWS_EVENT rows[0] ints.unsigned "
-                          f"column 1{label} TINY: expected 255, got -1")
+        assert str(d) == (f"event #{k} @{events[k]['position']} WRITE_ROWS_EVENT body.rows[0].values[1] TINY "
+                          f"(ints.unsigned column 1{label}): expected 255, got -1")
 
 
 def test_row_values_by_name_where_the_parser_reports_names():
