@@ -22,7 +22,7 @@ ROW_VALUE_TYPES = frozenset(f"MYSQL_TYPE_{t}" for t in (
     "STRING", "VARCHAR", "VAR_STRING", "BLOB"))
 
 # pymysqlreplication.constants.FIELD_TYPE codes used below
-_ENUM, _SET, _TIMESTAMP, _TIMESTAMP2, _DATETIME, _DATETIME2 = 247, 248, 7, 17, 12, 18
+_BIT, _ENUM, _TIMESTAMP, _TIMESTAMP2 = 16, 247, 7, 17
 _EMPTY_SET = "empty set"  # NONE_SOURCE.EMPTY_SET: the library's None for a SET with no member
 # NONE_SOURCE values that say "a value is there, but I cannot give it" (zero dates): not NULL, so
 # reported as what the library says, which equals no canonical value.
@@ -65,7 +65,7 @@ def _text_value(v: str, col: Any) -> Any:
 def _str_value(v: str, col: Any) -> Any:
     if col.type == _ENUM:
         return col.enum_values.index(v) if col.enum_values and v in col.enum_values else v
-    if len(v) == getattr(col, "bits", -1) and set(v) <= {"0", "1"}:  # BIT: the library's bit string
+    if col.type == _BIT:  # the library's string of "0"/"1", most significant bit first
         return integer(int(v, 2))
     return _text_value(v, col)
 
