@@ -1,0 +1,120 @@
+"""One client connection's packet I/O: sequence ids, 16 MB split and reassembly (oracle.wire), TLS
+upgrade, timeouts, and a write buffer so that a dump of small events is not a syscall per event.
+Memory is bounded: a read holds at most max_payload bytes, a write at most one 16 MB packet."""
+from __future__ import annotations
+
+import select
+import socket
+import ssl
+from typing import Callable
+
+from oracle.wire.packets import MAX_PACKET, Packet, PacketAssembler, chunk_lengths, encode_packets, packet_header
+
+FLUSH_AT = 256 * 1024
+
+
+class ClientGone(Exception):
+    """The client closed the connection, or stopped reading or sending for too long."""
+
+
+class PacketIO:
+    def __init__(self, sock: socket.socket, max_payload: int, read_timeout: float, write_timeout: float) -> None:
+        self.sock: socket.socket | ssl.SSLSocket = sock
+        self.max_payload = max_payload
+        self.read_timeout = read_timeout
+        self.write_timeout = write_timeout
+        self.seq = 0
+        self._assembler = PacketAssembler(max_payload)
+        self._ready: list[Packet] = []
+        self._out = bytearray()
+        self.tls = False
+
+    # -- reading --------------------------------------------------------------------------------
+    def read(self, timeout: float | None = None) -> Packet:
+        """The next logical packet; sets the sequence id for the reply."""
+        self.flush()
+        self.sock.settimeout(self.read_timeout if timeout is None else timeout)
+        while not self._ready:
+            try:
+                data = self.sock.recv(65536)
+            except (socket.timeout, TimeoutError) as e:
+                raise ClientGone("timed out waiting for the client") from e
+            except (OSError, ssl.SSLError) as e:
+                raise ClientGone(f"read failed: {e}") from e
+            if not data:
+                raise ClientGone("the client closed the connection" +
+                                 (" in the middle of a packet" if self._assembler.pending else ""))
+            self._ready += self._assembler.feed(data)  # PacketTooLarge propagates
+        packet = self._ready.pop(0)
+        self.seq = (packet.seq + packet.packets) & 0xFF
+        return packet
+
+    def start_tls(self, context: ssl.SSLContext) -> None:
+        if self._ready or self._assembler.pending:
+            raise ClientGone("the client sent bytes after its SSL request, before the TLS handshake")
+        self.sock.settimeout(self.read_timeout)
+        try:
+            self.sock = context.wrap_socket(self.sock, server_side=True)
+        except (OSError, ssl.SSLError) as e:
+            raise ClientGone(f"TLS handshake failed: {e}") from e
+        self.tls = True
+
+    # -- writing --------------------------------------------------------------------------------
+    def write(self, payload: bytes) -> None:
+        data, self.seq = encode_packets(payload, self.seq)
+        self._out += data
+        if len(self._out) >= FLUSH_AT:
+            self.flush()
+
+    def write_streamed(self, total: int, head: bytes, read: Callable[[int], bytes]) -> None:
+        """A logical payload of `total` bytes: `head`, then what read(n) returns, packet by packet,
+        so an event of any size passes through with at most one packet in memory."""
+        pending = head
+        for n in chunk_lengths(total):
+            chunk = pending[:n]
+            pending = pending[n:]
+            if len(chunk) < n:
+                more = read(n - len(chunk))
+                if len(more) != n - len(chunk):
+                    raise EOFError("the binlog ended inside an event")
+                chunk += more
+            self._out += packet_header(n, self.seq)
+            self._out += chunk
+            self.seq = (self.seq + 1) & 0xFF
+            if len(self._out) >= FLUSH_AT or n == MAX_PACKET:
+                self.flush()
+
+    def flush(self) -> None:
+        if not self._out:
+            return
+        self.sock.settimeout(self.write_timeout)
+        try:
+            self.sock.sendall(self._out)
+        except (socket.timeout, TimeoutError) as e:
+            raise ClientGone("the client stopped reading (write timed out)") from e
+        except (OSError, ssl.SSLError) as e:
+            raise ClientGone(f"write failed: {e}") from e
+        finally:
+            self._out.clear()
+
+    def client_left(self, timeout: float) -> bool:
+        """Wait up to timeout; True when the client closed (or sent something: a dump client
+        does not talk, so anything it sends ends the dump, as COM_QUIT would)."""
+        self.flush()
+        if isinstance(self.sock, ssl.SSLSocket) and self.sock.pending():
+            return True
+        try:
+            readable, _, _ = select.select([self.sock], [], [], timeout)
+        except (OSError, ValueError):
+            return True
+        return bool(readable)
+
+    def close(self) -> None:
+        try:
+            self.flush()
+        except ClientGone:
+            pass
+        try:
+            self.sock.close()
+        except OSError:
+            pass
