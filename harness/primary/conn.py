@@ -1,6 +1,7 @@
 """One client connection's packet I/O: sequence ids, 16 MB split and reassembly (oracle.wire), TLS
 upgrade, timeouts, and a write buffer so that a dump of small events is not a syscall per event.
-Memory is bounded: a read holds at most max_payload bytes, a write at most one 16 MB packet."""
+Memory is bounded: a read holds at most max_payload bytes (checked on each header, before its
+bytes are read), a write at most one 16 MB packet plus the write buffer."""
 from __future__ import annotations
 
 import select
@@ -8,7 +9,8 @@ import socket
 import ssl
 from typing import Callable
 
-from oracle.wire.packets import MAX_PACKET, Packet, PacketAssembler, chunk_lengths, encode_packets, packet_header
+from oracle.wire.errors import PacketTooLarge
+from oracle.wire.packets import HEADER_LEN, MAX_PACKET, Packet, chunk_lengths, encode_packets, packet_header
 
 FLUSH_AT = 256 * 1024
 
@@ -24,34 +26,52 @@ class PacketIO:
         self.read_timeout = read_timeout
         self.write_timeout = write_timeout
         self.seq = 0
-        self._assembler = PacketAssembler(max_payload)
-        self._ready: list[Packet] = []
+        self.received = 0  # bytes read so far, for error offsets
         self._out = bytearray()
         self.tls = False
 
     # -- reading --------------------------------------------------------------------------------
     def read(self, timeout: float | None = None) -> Packet:
-        """The next logical packet; sets the sequence id for the reply."""
+        """The next logical packet; sets the sequence id for the reply. Reads exactly the bytes
+        of the packet (never past it: after an SSL request the TLS handshake follows at once)."""
         self.flush()
         self.sock.settimeout(self.read_timeout if timeout is None else timeout)
-        while not self._ready:
+        parts: list[bytes] = []
+        size = count = 0
+        first_seq = None
+        while True:
+            header = self._recv_exact(HEADER_LEN, size)
+            length = int.from_bytes(header[:3], "little")
+            if size + length > self.max_payload:
+                raise PacketTooLarge(self.received - HEADER_LEN, f"payload of at least {size + length} bytes "
+                                     f"exceeds max_allowed_packet ({self.max_payload})")
+            first_seq = header[3] if first_seq is None else first_seq
+            parts.append(self._recv_exact(length, size + HEADER_LEN))
+            size += length
+            count += 1
+            if length < MAX_PACKET:
+                break
+        self.seq = (first_seq + count) & 0xFF
+        return Packet(self.received, first_seq, b"".join(parts), count)
+
+    def _recv_exact(self, n: int, pending: int) -> bytes:
+        buf = bytearray()
+        while len(buf) < n:
             try:
-                data = self.sock.recv(65536)
+                data = self.sock.recv(min(n - len(buf), 1 << 20))
             except (socket.timeout, TimeoutError) as e:
-                raise ClientGone("timed out waiting for the client") from e
+                raise ClientGone("timed out waiting for the client" +
+                                 (" (half-sent packet)" if pending or buf else "")) from e
             except (OSError, ssl.SSLError) as e:
                 raise ClientGone(f"read failed: {e}") from e
             if not data:
                 raise ClientGone("the client closed the connection" +
-                                 (" in the middle of a packet" if self._assembler.pending else ""))
-            self._ready += self._assembler.feed(data)  # PacketTooLarge propagates
-        packet = self._ready.pop(0)
-        self.seq = (packet.seq + packet.packets) & 0xFF
-        return packet
+                                 (" in the middle of a packet" if pending or buf else ""))
+            buf += data
+            self.received += len(data)
+        return bytes(buf)
 
     def start_tls(self, context: ssl.SSLContext) -> None:
-        if self._ready or self._assembler.pending:
-            raise ClientGone("the client sent bytes after its SSL request, before the TLS handshake")
         self.sock.settimeout(self.read_timeout)
         try:
             self.sock = context.wrap_socket(self.sock, server_side=True)
