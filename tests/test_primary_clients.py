@@ -3,18 +3,14 @@ copy the served binlogs byte for byte (--raw), over RSA key exchange and over TL
 16 MB included; a wrong password is refused; python-mysql-replication reads the served events."""
 from __future__ import annotations
 
-import struct
-import zlib
 from pathlib import Path
 
 import pytest
 
-from oracle.checksum import ChecksumAlg
 from oracle.decoder import decode_file
-from oracle.framing import walk
 from oracle.wire.packets import MAX_PACKET
 from tests.primary_fixtures import (CORPUS, PASSWORD, case_files, mariadb_binlog_remote, mysqlbinlog_remote,
-                                    serving)
+                                    serving, with_big_query)
 
 pytestmark = [pytest.mark.server, pytest.mark.mysqlbinlog]
 
@@ -71,26 +67,6 @@ def test_wrong_password_is_refused_with_1045(tmp_path: Path) -> None:
     assert not list(out.iterdir())
 
 
-def _with_big_query(src: Path, dst: Path, event_size: int) -> None:
-    """src with one Query event of event_size bytes inserted before its final Rotate (log_pos and
-    checksum of that Rotate fixed up): the binlog a > 16 MB statement leaves."""
-    buf = src.read_bytes()
-    events = list(walk(buf, verify_checksums=False))
-    last = events[-1]
-    crc = last.checksum_alg == ChecksumAlg.CRC32
-    head = struct.pack("<IIBHH", 1, 0, 0, 0, 0) + b"\0"  # thread, exec time, db len, error, status len; db
-    body_len = event_size - 19 - (4 if crc else 0) - len(head)
-    query = (b"SELECT '" + b"x" * (body_len - 9) + b"'")[:body_len]
-    event = struct.pack("<IBIIIH", events[-2].header.timestamp, 2, 1, event_size, last.offset + event_size, 0)
-    event += head + query
-    event += struct.pack("<I", zlib.crc32(event)) if crc else b""
-    rotate = bytearray(buf[last.offset:])
-    struct.pack_into("<I", rotate, 13, last.header.log_pos + event_size)
-    if crc:
-        struct.pack_into("<I", rotate, len(rotate) - 4, zlib.crc32(rotate[:-4]))
-    dst.write_bytes(buf[:last.offset] + event + bytes(rotate))
-
-
 @pytest.fixture(scope="module")
 def big_binlogs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Per flavor, a dir with an event of 17 MB and one whose packet payload (0x00 + event) is
@@ -101,8 +77,8 @@ def big_binlogs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
                         ("mariadb", CORPUS / "mariadb-10.11/blobs_text--row/binlog.000001")):
         d = root / flavor
         d.mkdir()
-        _with_big_query(src, d / "binlog.000001", 17 * 1024 * 1024)
-        _with_big_query(src, d / "binlog.000002", MAX_PACKET - 1)
+        with_big_query(src, d / "binlog.000001", 17 * 1024 * 1024)
+        with_big_query(src, d / "binlog.000002", MAX_PACKET - 1)
         for f in d.iterdir():
             assert sum(1 for _ in decode_file(f)) > 10  # the oracle reads it whole
         out[flavor] = d

@@ -118,12 +118,12 @@ class Session:
         st = self.server
         self.io.write(handshake_v10(st.handshake_version, self.connection_id, self.scramble,
                                     st.capabilities, st.charset, st.account_plugin))
-        packet = self.io.read(st.options.connect_timeout)
+        packet = self.io.read(st.handshake_timeout)
         try:
             caps = struct.unpack_from("<I", packet.payload)[0] if len(packet.payload) >= 4 else 0
             if len(packet.payload) == SSL_REQUEST_LEN and caps & wp.CLIENT_SSL:
                 self.io.start_tls(st.keys.tls)
-                packet = self.io.read(st.options.connect_timeout)
+                packet = self.io.read(st.handshake_timeout)
             response = parse_handshake_response(packet.payload)
         except PacketError as e:
             raise self._bad_handshake(e.message) from None
@@ -133,7 +133,7 @@ class Session:
         plugin = st.account_plugin
         if (response.plugin or auth.NATIVE) != plugin:  # auth switch request
             self.io.write(b"\xfe" + plugin.encode() + b"\0" + self.scramble + b"\0")
-            data = self.io.read(st.options.connect_timeout).payload
+            data = self.io.read(st.handshake_timeout).payload
         ok, how = AUTH_METHODS[plugin](self, data)
         if not (ok and self.user == st.options.user):
             self.log(f"access denied for user '{self.user}' ({plugin})")
@@ -191,13 +191,13 @@ def _auth_caching_sha2(s: Session, data: bytes) -> tuple[bool, str]:
             return True, "fast path"
         return False, "fast path"
     s.io.write(auth.PERFORM_FULL_AUTHENTICATION)
-    reply = s.io.read(st.options.connect_timeout).payload
+    reply = s.io.read(st.handshake_timeout).payload
     if s.io.tls:
         ok, how = auth.check_cleartext(password, reply), "full authentication"
     else:
         if reply == auth.REQUEST_PUBLIC_KEY:
             s.io.write(b"\x01" + st.keys.public_pem)
-            reply = s.io.read(st.options.connect_timeout).payload
+            reply = s.io.read(st.handshake_timeout).payload
         ok, how = st.keys.check_rsa(password, s.scramble, reply), "full authentication, RSA"
     if ok and s.user == st.options.user:
         st.sha2_cache(s.user)

@@ -65,6 +65,11 @@ class ServerState:
             self._cache.add(user)
 
     @property
+    def handshake_timeout(self) -> float:
+        """connect_timeout, or the idle timeout when that is shorter."""
+        return min(self.options.connect_timeout, self.options.idle_timeout)
+
+    @property
     def _mysql(self) -> bool:
         return self.logs.flavor == "mysql"
 
