@@ -12,7 +12,7 @@ from typing import Callable
 from oracle.wire.errors import PacketTooLarge
 from oracle.wire.packets import HEADER_LEN, MAX_PACKET, Packet, chunk_lengths, encode_packets, packet_header
 
-FLUSH_AT = 256 * 1024
+FLUSH_AT = 1 << 20
 
 
 class ClientGone(Exception):
@@ -27,6 +27,7 @@ class PacketIO:
         self.write_timeout = write_timeout
         self.seq = 0
         self.received = 0  # bytes read so far, for error offsets
+        self._timeout: float | None = None
         self._out = bytearray()
         self.tls = False
 
@@ -35,7 +36,7 @@ class PacketIO:
         """The next logical packet; sets the sequence id for the reply. Reads exactly the bytes
         of the packet (never past it: after an SSL request the TLS handshake follows at once)."""
         self.flush()
-        self.sock.settimeout(self.read_timeout if timeout is None else timeout)
+        self._set_timeout(self.read_timeout if timeout is None else timeout)
         parts: list[bytes] = []
         size = count = 0
         first_seq = None
@@ -72,7 +73,7 @@ class PacketIO:
         return bytes(buf)
 
     def start_tls(self, context: ssl.SSLContext) -> None:
-        self.sock.settimeout(self.read_timeout)
+        self._set_timeout(self.read_timeout)
         try:
             self.sock = context.wrap_socket(self.sock, server_side=True)
         except (OSError, ssl.SSLError) as e:
@@ -104,10 +105,15 @@ class PacketIO:
             if len(self._out) >= FLUSH_AT or n == MAX_PACKET:
                 self.flush()
 
+    def _set_timeout(self, seconds: float) -> None:
+        if seconds != self._timeout:  # a syscall each time: not once per flush of a dump
+            self.sock.settimeout(seconds)
+            self._timeout = seconds
+
     def flush(self) -> None:
         if not self._out:
             return
-        self.sock.settimeout(self.write_timeout)
+        self._set_timeout(self.write_timeout)
         try:
             self.sock.sendall(self._out)
         except (socket.timeout, TimeoutError) as e:
