@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pymysql
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from oracle.decoder import decode_file
 from oracle.framing import walk
@@ -188,12 +190,9 @@ def test_a_statement_above_16mb_is_reassembled(tmp_path: Path) -> None:
         c = RawClient(served)
         c.login()
         big = "SELECT '" + "x" * (MAX_PACKET + 100) + "'"
-        c.seq = 0
-        c.send(b"\x03" + big.encode())
-        reply = c.read()
-        assert reply[:1] == b"\x01"  # a result set of one column: the literal came back whole
-        rest = [c.read() for _ in range(2)]
-        assert len(rest[1]) > MAX_PACKET
+        err = _err(c.query(big))  # sent as two packets, answered as one statement
+        assert err.code == 1235 and f"statement of {len(big)} characters: 'SELECT 'xxx" in err.message
+        assert c.command(b"\x0e")[:1] == b"\0"
 
 
 def test_a_length_past_max_allowed_packet_gets_1153_and_a_close(tmp_path: Path) -> None:
@@ -391,3 +390,45 @@ def test_non_loopback_host_needs_a_password() -> None:
     proc = subprocess.run([sys.executable, "-m", "harness", "serve", str(MYSQL_CASE), "--host", "0.0.0.0"],
                           cwd=ROOT, capture_output=True, timeout=60)
     assert proc.returncode == 2 and b"give --password" in proc.stderr and not proc.stdout
+
+
+@pytest.fixture(scope="module")
+def shared_server(tmp_path_factory: pytest.TempPathFactory):
+    with serving([MYSQL_CASE], tmp_path_factory.mktemp("fuzz"), "--idle-timeout", "3", password="") as served:
+        yield served
+
+
+def _reply_or_close(c: RawClient) -> bytes | None:
+    try:
+        return c.read()
+    except (ConnectionError, OSError):
+        return None
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.binary(max_size=200))
+def test_any_command_gets_a_reply_or_a_close(shared_server, payload: bytes) -> None:
+    c = RawClient(shared_server, timeout=10)
+    c.login()
+    c.query("SET @master_binlog_checksum = 'CRC32'")
+    c.seq = 0
+    c.send(payload)
+    first = _reply_or_close(c)
+    assert first is None or first[:1] in (b"\x00", b"\xff", b"\xfe") or first[:1] < b"\xfb"
+    c.sock.close()
+    fresh = RawClient(shared_server, timeout=10)
+    fresh.login()
+    assert fresh.command(b"\x0e")[:1] == b"\0"  # the server is still there
+    fresh.sock.close()
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.binary(max_size=120))
+def test_any_handshake_response_gets_an_answer_or_a_close(shared_server, garbage: bytes) -> None:
+    c = RawClient(shared_server, timeout=10)
+    c.read()
+    c.seq = 1
+    c.send(garbage)
+    reply = _reply_or_close(c)
+    assert reply is None or reply[:1] in (b"\x00", b"\xff", b"\xfe", b"\x01")
+    c.sock.close()

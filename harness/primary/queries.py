@@ -217,7 +217,13 @@ def normalize(sql: str) -> str:
     return re.sub(r"\s+", " ", _COMMENT.sub(" ", sql)).strip().rstrip(";").strip()
 
 
+MAX_STATEMENT = 1 << 20  # what clients send before a dump is short; longer is not parsed at all
+
+
 def answer(s: QuerySession, sql: str) -> Reply:
+    if len(sql) > MAX_STATEMENT:
+        return ErrPacket(ER_NOT_SUPPORTED_YET, f"harness serve does not answer this statement of {len(sql)} "
+                         f"characters: '{sql[:80]}...'", "42000")
     text = normalize(sql)
     for st in STATEMENTS:
         m = st.pattern.fullmatch(text)
