@@ -166,6 +166,37 @@ def test_a_dump_of_a_missing_file_or_position_gets_1236(tmp_path: Path, file: st
         assert c.closed_within(5)
 
 
+def test_a_truncated_file_ends_the_dump_with_the_coordinates(tmp_path: Path) -> None:
+    data = (MYSQL_CASE / "binlog.000001").read_bytes()
+    cut = tmp_path / "cut"
+    cut.mkdir()
+    (cut / "binlog.000001").write_bytes(data[:len(data) - 30])
+    with serving([cut], tmp_path, password="") as served:
+        c = RawClient(served)
+        c.login()
+        c.query("SET @master_binlog_checksum = 'CRC32'")
+        payloads = c.dump("binlog.000001")
+        log = served.stderr()
+    err = _err(payloads[-1])
+    assert err.code == 1236 and err.message.startswith(
+        "binlog truncated in the middle of event; consider out of disk space on source; "
+        "the first event 'binlog.000001' at 4, the last event read from './binlog.000001' at ")
+    assert "served as it is" in log
+    assert b"".join(_events(payloads)[1:]) == data[:len(b"".join(_events(payloads)[1:])) + 4][4:]
+
+
+@pytest.mark.parametrize("pos", [2, 10 ** 7])
+def test_mariadb_impossible_position(tmp_path: Path, pos: int) -> None:
+    with _serve(tmp_path, case=MARIADB_CASE) as served:
+        c = RawClient(served)
+        c.login()
+        c.query("SET @master_binlog_checksum = 'CRC32'")
+        err = _err(c.dump("binlog.000002", pos)[-1])
+    assert err.message == ("Client requested master to start replication from impossible position; the first "
+                           f"event 'binlog.000002' at {pos}, the last event read from 'binlog.000002' at 4, the "
+                           "last byte read from 'binlog.000002' at 4.")
+
+
 def test_a_client_that_never_announced_checksums_is_refused(tmp_path: Path) -> None:
     with _serve(tmp_path) as served:
         c = RawClient(served)
@@ -340,16 +371,23 @@ def test_mysql_gtid_dump_skips_what_the_client_has(tmp_path: Path) -> None:
     assert any(r.get("type") == "HEARTBEAT_LOG_EVENT" for r in records)
 
 
-def test_mariadb_gtid_dump_starts_after_slave_connect_state(tmp_path: Path) -> None:
+@pytest.mark.parametrize("state,first_file", [("0-1-2", "binlog.000001"), ("0-1-3", "binlog.000002"),
+                                                   ("0-1-4", "binlog.000003")])
+def test_mariadb_gtid_dump_starts_after_slave_connect_state(tmp_path: Path, state: str, first_file: str) -> None:
+    """The start file is the last one whose Gtid_list the state covers; held groups are skipped."""
+    lists = {f.name: [e.body["gtid_list"] for e in decode_file(f) if e.type_code == 163][0]
+             for f in sorted(MARIADB_CASE.glob("binlog.00000?"))}
     with _serve(tmp_path, case=MARIADB_CASE) as served:
         c = RawClient(served)
         c.login()
         c.query("SET @master_binlog_checksum = 'CRC32'")
-        c.query("SET @slave_connect_state = '0-1-2'")
+        c.query(f"SET @slave_connect_state = '{state}'")
         payloads = c.dump("", 4)
     records = list(decode_stream_bytes(_stream(payloads)))
+    assert records[0]["body"]["new_log_ident"] == first_file, lists
+    assert records[1]["body"]["created"] == 0  # MariaDB clears it for a GTID start
     seqs = [r["body"]["seq_no"] for r in records if r.get("type") == "GTID_EVENT"]
-    assert seqs and min(seqs) == 3 and records[-1]["packet"] == "eof"
+    assert seqs and min(seqs) == int(state.rsplit("-", 1)[1]) + 1 and records[-1]["packet"] == "eof"
 
 
 def test_statements_replication_clients_send(tmp_path: Path) -> None:

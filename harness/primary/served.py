@@ -41,6 +41,9 @@ class ServedLogs:
     mysql_gtids: dict[tuple[str, str], list[tuple[int, int]]] = field(default_factory=dict)
     mariadb_gtids: dict[int, str] = field(default_factory=dict)  # domain -> "D-S-N", the last one
     flavor_override: str | None = None  # --flavor mysql|mariadb; None: what the FDE names
+    # file name -> {domain: seq_no} of its first Gtid_list (MariaDB: the state before the file)
+    gtid_lists: dict[str, dict[int, int]] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def flavor(self) -> str:
@@ -115,8 +118,14 @@ def load(paths: list[str]) -> ServedLogs:
                     logs = ServedLogs(files, raw.format, raw.header.server_id)
                 if event is not None:
                     _note_gtids(logs, event.type_code, event.body, raw.header.server_id)
+                    if event.type_code == T.GTID_LIST_EVENT and f.name not in logs.gtid_lists:
+                        logs.gtid_lists[f.name] = {int(g["domain_id"]): _int(g["seq_no"])
+                                                   for g in event.body.get("list", [])}
         except BinlogError as e:
-            raise ServeError(f"{f.path}: {e}") from e
+            if logs is None:
+                raise ServeError(f"{f.path}: {e}") from e
+            # Served as it is: a dump reaching the bad bytes ends with the server's ERR 1236.
+            logs.warnings.append(f"{f.name}: {e} (served as it is)")
     assert logs is not None
     return logs
 

@@ -116,6 +116,8 @@ def serve(opts: ServeOptions) -> int:
     print(f"listening on {_bind_host(opts.host)}:{port}", flush=True)
     state.log(f"serving {len(logs.files)} file(s) as {logs.flavor} {logs.format.server_version}, "
               f"server_id {opts.server_id}")
+    for warning in logs.warnings:
+        state.log(f"warning: {warning}")
     Primary(state, listener).serve_forever()
     state.log("stopped")
     return EXIT_OK

@@ -262,7 +262,6 @@ def com_binlog_dump(s: Session, payload: bytes) -> None:
         except BadGtidSet as e:
             s._error(ErrPacket(1236, str(e)))
             raise EndSession() from None
-        req.file, req.pos = "", 4
     _dump(s, "COM_BINLOG_DUMP", req)
 
 
@@ -295,11 +294,20 @@ def _checksum_announced(s: Session) -> int | None:
     return {"NONE": 0, "CRC32": 1}.get(str(value).upper(), 0)
 
 
+def _number(value: object) -> int:
+    """A user variable as the server's val_int() reads it: leading digits, else 0."""
+    try:
+        return int(float(str(value)))
+    except ValueError:
+        return 0
+
+
 def _dump(s: Session, what: str, req: DumpRequest) -> None:
     st = s.server
     period = _user_var(s, "source_heartbeat_period") or _user_var(s, "master_heartbeat_period") or 0
-    opts = DumpOptions(st.options.server_id, _checksum_announced(s), int(float(str(period))),
-                       st.logs.flavor == "mariadb", st.logs.flavor == "mysql" and st.logs.version >= (8, 0, 26))
+    opts = DumpOptions(st.options.server_id, _checksum_announced(s), _number(period), st.logs.flavor,
+                       st.logs.flavor == "mysql" and st.logs.version >= (8, 0, 26),
+                       _number(_user_var(s, "mariadb_slave_capability") or 0))
     s.log(f"{what} file='{req.file}' pos={req.pos} flags={req.flags:#x} server_id={req.server_id}")
     sender = BinlogSender(s.io, st.logs, req, opts, st.stop, s.log)
     try:
