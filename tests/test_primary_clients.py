@@ -133,3 +133,18 @@ def test_python_mysql_replication_reads_served_binlogs(path: str, tmp_path: Path
     assert [e.next_binlog for e in artificial] == [f.name for f in files]
     rows = sum(len(e.rows) for _, _, e in got if hasattr(e, "rows"))
     assert rows > 0
+
+
+def test_auth_switch_mysqlbinlog_against_a_mariadb_primary(tmp_path: Path) -> None:
+    """mysqlbinlog 9.7 told to start with caching_sha2_password (--default-auth); a MariaDB primary's account
+    uses mysql_native_password, so the server asks it to switch. It logs in, then (as against a
+    real MariaDB) refuses the server version: that refusal is the proof it got past authentication."""
+    out = tmp_path / "out"
+    out.mkdir()
+    with serving([CORPUS / "mariadb-10.11/rotation--row"], tmp_path) as served:
+        proc = mysqlbinlog_remote(served, out, ["binlog.000001"], "--ssl-mode=DISABLED",
+                                  "--default-auth=caching_sha2_password")
+        log = served.stderr()
+    assert "authenticated (mysql_native_password, scramble, switched from caching_sha2_password)" in log
+    assert "COM_QUERY SELECT VERSION()" in log
+    assert b"unrecognized MySQL version '10.11" in proc.stderr

@@ -131,10 +131,13 @@ class Session:
         self.user = response.user
         data = response.auth_data
         plugin = st.account_plugin
+        switched = ""
         if (response.plugin or auth.NATIVE) != plugin:  # auth switch request
             self.io.write(b"\xfe" + plugin.encode() + b"\0" + self.scramble + b"\0")
             data = self.io.read(st.handshake_timeout).payload
+            switched = f", switched from {response.plugin or auth.NATIVE}"
         ok, how = AUTH_METHODS[plugin](self, data)
+        how += switched
         if not (ok and self.user == st.options.user):
             self.log(f"access denied for user '{self.user}' ({plugin})")
             self._error(ErrPacket(ER_ACCESS_DENIED_ERROR, f"Access denied for user '{self.user}'@'localhost' "
