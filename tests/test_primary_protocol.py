@@ -23,7 +23,7 @@ from oracle.decoder import decode_file
 from oracle.framing import walk
 from oracle.wire.packets import (CLIENT_DEPRECATE_EOF, CLIENT_PLUGIN_AUTH, CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA,
                                  CLIENT_PROTOCOL_41, CLIENT_SECURE_CONNECTION, MAX_PACKET, ErrPacket,
-                                 encode_packets, is_eof, iter_packets, packet_header)
+                                 encode_packets, is_eof, packet_header)
 from oracle.wire.stream import decode_stream_bytes
 from tests.primary_fixtures import CORPUS, ROOT, serving, with_big_query
 

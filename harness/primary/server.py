@@ -9,6 +9,7 @@ import signal
 import socket
 import sys
 import threading
+import time
 
 from oracle.wire.packets import ErrPacket, encode_packets
 
@@ -62,8 +63,9 @@ class Primary:
             self.threads.add(t)
             t.start()
         self.listener.close()
+        deadline = time.monotonic() + 3  # dumps stop at their next event; idle sessions are daemons
         for t in list(self.threads):
-            t.join(timeout=2)
+            t.join(timeout=max(0.0, deadline - time.monotonic()))
 
     def _refuse(self, sock: socket.socket, addr: tuple) -> None:
         self.state.log(f"conn {self.next_id} from {addr[0]}:{addr[1]}: refused, too many connections")
