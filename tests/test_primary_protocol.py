@@ -470,3 +470,31 @@ def test_any_handshake_response_gets_an_answer_or_a_close(shared_server, garbage
     reply = _reply_or_close(c)
     assert reply is None or reply[:1] in (b"\x00", b"\xff", b"\xfe", b"\x01")
     c.sock.close()
+
+
+@pytest.mark.parametrize("server", ["mysql-9.7", "mariadb-11.8"])
+def test_column_lookups_come_from_the_table_maps(tmp_path: Path, server: str) -> None:
+    case = CORPUS / server / "strings_charsets--row"
+    with serving([case], tmp_path, password="pw") as served:
+        conn = pymysql.connect(host=served.host, port=served.port, user="root", password="pw")
+        with conn.cursor() as cur:
+            cur.execute("SELECT COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE, COLUMN_KEY, CHARACTER_SET_NAME "
+                        "FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'str' AND TABLE_NAME = 's' "
+                        "ORDER BY ORDINAL_POSITION")
+            rows = cur.fetchall()
+            assert rows[:3] == (("id", "int", "NO", "PRI", None), ("c_u4", "char(10)", "YES", "", "utf8mb4"),
+                                ("v_u4", "varchar(100)", "YES", "", "utf8mb4"))
+            assert ("vb", "varbinary(300)", "YES", "", None) in rows
+            cur.execute("SHOW FULL COLUMNS FROM s FROM str LIKE 'v_u3'")
+            collation = "utf8mb3_general_ci" if server.startswith("mysql") else "utf8mb3_uca1400_ai_ci"
+            assert cur.fetchall()[0][:4] == ("v_u3", "varchar(300)", collation, "YES")
+            cur.execute("SHOW CREATE TABLE str.s")
+            assert cur.fetchone()[1].startswith("CREATE TABLE str.s (id INT PRIMARY KEY,")
+            with pytest.raises(pymysql.err.ProgrammingError, match="1146"):
+                cur.execute("SHOW COLUMNS FROM str.missing")
+            with pytest.raises(pymysql.err.OperationalError, match="1046"):
+                cur.execute("SHOW COLUMNS FROM s")
+            cur.execute("USE str")
+            cur.execute("SHOW COLUMNS FROM s LIKE 'c_big'")
+            assert cur.fetchall() == (("c_big", "char(255)", "YES", "", None, ""),)
+        conn.close()

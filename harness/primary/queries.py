@@ -11,6 +11,7 @@ from typing import Callable
 
 from oracle.wire.packets import ErrPacket, OkPacket
 
+from . import tables
 from .resultset import ResultSet, Value
 from .served import ServedLogs
 
@@ -19,6 +20,8 @@ Reply = ResultSet | OkPacket | ErrPacket
 ER_UNKNOWN_SYSTEM_VARIABLE = 1193
 ER_PARSE_ERROR = 1064
 ER_NOT_SUPPORTED_YET = 1235
+ER_NO_SUCH_TABLE = 1146
+ER_NO_DB_ERROR = 1046
 
 
 @dataclass
@@ -29,6 +32,7 @@ class QuerySession:
     user: str
     connection_id: int
     user_vars: dict[str, Value] = field(default_factory=dict)
+    database: str | None = None
 
 
 class Unanswerable(Exception):
@@ -44,8 +48,8 @@ _NUMBER = re.compile(r"-?\d+(?:\.\d+)?$")
 _FUNCTIONS: dict[str, Callable[[QuerySession], Value]] = {
     "version": lambda s: s.variables["version"],
     "unix_timestamp": lambda s: int(time.time()),
-    "database": lambda s: None,
-    "schema": lambda s: None,
+    "database": lambda s: s.database,
+    "schema": lambda s: s.database,
     "user": lambda s: f"{s.user}@localhost",
     "current_user": lambda s: f"{s.user}@%",
     "connection_id": lambda s: s.connection_id,
@@ -170,6 +174,67 @@ def answer_binary_logs(s: QuerySession, m: re.Match[str]) -> Reply:
     return ResultSet(["Log_name", "File_size", "Encrypted"], [[f.name, f.size, "No"] for f in s.logs.files])
 
 
+# -- column lookups (harness/primary/tables.py) ---------------------------------------------------
+
+def _unquote(name: str | None) -> str | None:
+    return name.strip("`'\"") if name else name
+
+
+def _table(s: QuerySession, schema: str | None, name: str) -> tables.Table:
+    schema = _unquote(schema) or s.database
+    if not schema:
+        raise _Refused(ErrPacket(ER_NO_DB_ERROR, "No database selected", "3D000"))
+    found = s.logs.table(schema, _unquote(name) or "")
+    if found is None:
+        raise _Refused(ErrPacket(ER_NO_SUCH_TABLE, f"Table '{schema}.{_unquote(name)}' doesn't exist", "42S02"))
+    return found
+
+
+def answer_use(s: QuerySession, m: re.Match[str]) -> Reply:
+    s.database = _unquote(m["db"])
+    return OkPacket()
+
+
+def answer_show_columns(s: QuerySession, m: re.Match[str]) -> Reply:
+    table = _table(s, m["db2"] or m["db"], m["table"])
+    full = bool(m["full"])
+    rows = [tables.show_columns_row(c, full) for c in table.columns if _like(m["like"], c.name)]
+    return ResultSet(tables.SHOW_FULL_COLUMNS if full else tables.SHOW_COLUMNS, rows)
+
+
+def answer_show_create_table(s: QuerySession, m: re.Match[str]) -> Reply:
+    table = _table(s, m["db"], m["table"])
+    if table.create_statement is None:
+        return ErrPacket(ER_NOT_SUPPORTED_YET, f"harness serve has no CREATE TABLE for '{table.schema}.{table.name}' "
+                         "(only corpus cases record the statement that made a table)", "42000")
+    return ResultSet(["Table", "Create Table"], [[table.name, table.create_statement]])
+
+
+_WHERE_EQ = r"(?:`?\w+`?\.)?`?{col}`?\s*=\s*['\"]([^'\"]*)['\"]"
+
+
+def answer_information_schema_columns(s: QuerySession, m: re.Match[str]) -> Reply:
+    where = m["where"] or ""
+    schema = re.search(_WHERE_EQ.format(col="TABLE_SCHEMA"), where, re.I)
+    name = re.search(_WHERE_EQ.format(col="TABLE_NAME"), where, re.I)
+    found = [t for (sc, tn), t in sorted(s.logs.tables.items())
+             if (schema is None or sc == schema[1].lower()) and (name is None or tn == name[1].lower())]
+    rows = [tables.information_schema_row(t, c) for t in found for c in t.columns]
+    items = split_top_level(m["exprs"])
+    if items == ["*"]:
+        names = list(tables.information_schema_row(tables.Table("", ""), tables.Column("", 0, "", "", True)))
+        return ResultSet(names, [[r[n] for n in names] for r in rows])
+    columns = []
+    for item in items:
+        alias = _ALIAS.match(item)
+        expr, label = (alias[1], _unquote(alias[2])) if alias else (item, item)
+        key = (_unquote(expr.split(".")[-1]) or "").upper()
+        if key not in tables.information_schema_row(tables.Table("", ""), tables.Column("", 0, "", "", True)):
+            raise _Refused(ErrPacket(1054, f"Unknown column '{expr}' in 'field list'", "42S22"))
+        columns.append((key, label or expr))
+    return ResultSet([label for _, label in columns], [[r[k] for k, _ in columns] for r in rows])
+
+
 def _mysql_at_least(v: tuple[int, int, int]) -> Callable[[ServedLogs], bool]:
     return lambda logs: logs.flavor == "mysql" and logs.version >= v
 
@@ -207,6 +272,15 @@ STATEMENTS: tuple[Statement, ...] = (
     Statement(_p(r"SHOW\s+BINARY\s+LOG\s+STATUS"), answer_binlog_status, _mysql_at_least((8, 2, 0))),
     Statement(_p(r"SHOW\s+BINLOG\s+STATUS"), answer_binlog_status, _mariadb_at_least((10, 5, 2))),
     Statement(_p(r"SHOW\s+(?:BINARY|MASTER)\s+LOGS"), answer_binary_logs),
+    Statement(_p(r"USE\s+(?P<db>`[^`]+`|\w+)"), answer_use),
+    Statement(_p(r"SHOW\s+(?P<full>FULL\s+)?(?:COLUMNS|FIELDS)\s+(?:FROM|IN)\s+(?:(?P<db>`[^`]+`|\w+)\.)?"
+                 r"(?P<table>`[^`]+`|\w+)(?:\s+(?:FROM|IN)\s+(?P<db2>`[^`]+`|\w+))?(?:\s+LIKE\s+'(?P<like>[^']*)')?"),
+              answer_show_columns),
+    Statement(_p(r"SHOW\s+CREATE\s+TABLE\s+(?:(?P<db>`[^`]+`|\w+)\.)?(?P<table>`[^`]+`|\w+)"),
+              answer_show_create_table),
+    Statement(_p(r"SELECT\s+(?P<exprs>.+?)\s+FROM\s+`?information_schema`?\.`?columns`?"
+                 r"(?:\s+(?:AS\s+)?\w+)?(?:\s+WHERE\s+(?P<where>.+?))?(?:\s+ORDER\s+BY\s+[\w.`]+(?:\s+ASC)?)?"),
+              answer_information_schema_columns),
 )
 
 _COMMENT = re.compile(r"/\*(?!!).*?\*/|--[ \t][^\n]*|#[^\n]*", re.S)

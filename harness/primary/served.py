@@ -15,6 +15,7 @@ from oracle.fde import FormatDescription
 from oracle.framing import MAGIC, walk
 
 from ..corpus import CorpusError, discover
+from .tables import Table, create_statements, table_from_map
 
 GTID_TYPES = (T.GTID_LOG_EVENT, T.GTID_TAGGED_LOG_EVENT)
 
@@ -44,6 +45,15 @@ class ServedLogs:
     # file name -> {domain: seq_no} of its first Gtid_list (MariaDB: the state before the file)
     gtid_lists: dict[str, dict[int, int]] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    tables: dict[tuple[str, str], Table] = field(default_factory=dict)  # (schema, table), lower case
+    create_statements: dict[tuple[str, str], str] = field(default_factory=dict)
+
+    def table(self, schema: str, name: str) -> Table | None:
+        key = (schema.lower(), name.lower())
+        found = self.tables.get(key)
+        if found is not None:
+            found.create_statement = self.create_statements.get(key)
+        return found
 
     @property
     def flavor(self) -> str:
@@ -73,12 +83,15 @@ class ServedLogs:
         return ",".join(self.mariadb_gtids[d] for d in sorted(self.mariadb_gtids))
 
 
-def _binlog_paths(arg: str) -> list[Path]:
+def _binlog_paths(arg: str, creates: dict[tuple[str, str], str]) -> list[Path]:
     p = Path(arg)
     try:
-        paths = [c.path for c in discover(p)]
+        cases = discover(p)
     except CorpusError as e:
         raise ServeError(str(e)) from e
+    for c in cases:
+        creates.update(create_statements(c.meta))
+    paths = [c.path for c in cases]
     return [q for q in paths if _starts_with_magic(q)] if p.is_dir() else paths
 
 
@@ -93,14 +106,15 @@ def events(path: Path) -> Iterator[tuple[Any, Any]]:
         ctx = new_context(verify_checksums=False)
         for raw in walk(buf, verify_checksums=False):  # type: ignore[arg-type]
             wanted = raw.header.type_code in (*GTID_TYPES, T.PREVIOUS_GTIDS_LOG_EVENT, T.GTID_EVENT,
-                                              T.GTID_LIST_EVENT)
+                                              T.GTID_LIST_EVENT, T.TABLE_MAP_EVENT)
             yield raw, decode_raw(buf, raw, ctx) if wanted else None  # type: ignore[arg-type]
 
 
 def load(paths: list[str]) -> ServedLogs:
     files: list[ServedFile] = []
+    creates: dict[tuple[str, str], str] = {}
     for arg in paths:
-        for p in _binlog_paths(arg):
+        for p in _binlog_paths(arg, creates):
             files.append(ServedFile(p.name, p.resolve()))
     if not files:
         raise ServeError(f"no binlog files under {' '.join(paths)}")
@@ -115,8 +129,11 @@ def load(paths: list[str]) -> ServedLogs:
                 if logs is None:
                     if raw.header.type_code != T.FORMAT_DESCRIPTION_EVENT:
                         raise ServeError(f"{f.path}: the first event is not a Format_description")
-                    logs = ServedLogs(files, raw.format, raw.header.server_id)
-                if event is not None:
+                    logs = ServedLogs(files, raw.format, raw.header.server_id, create_statements=creates)
+                if event is not None and event.type_code == T.TABLE_MAP_EVENT:
+                    table = table_from_map(event.body)
+                    logs.tables[(table.schema.lower(), table.name.lower())] = table
+                elif event is not None:
                     _note_gtids(logs, event.type_code, event.body, raw.header.server_id)
                     if event.type_code == T.GTID_LIST_EVENT and f.name not in logs.gtid_lists:
                         logs.gtid_lists[f.name] = {int(g["domain_id"]): _int(g["seq_no"])

@@ -144,7 +144,8 @@ class Session:
                                   f"(using password: {'YES' if data else 'NO'})", "28000"))
             raise EndSession()
         self.log(f"user '{self.user}' authenticated ({plugin}, {how}{', TLS' if self.io.tls else ''})")
-        self.query_session = queries.QuerySession(st.logs, dict(st.variables), self.user, self.connection_id)
+        self.query_session = queries.QuerySession(st.logs, dict(st.variables), self.user, self.connection_id,
+                                                  database=response.database or None)
         self.io.write(OkPacket().encode())
 
     # -- command phase --------------------------------------------------------------------------
@@ -221,7 +222,10 @@ def com_quit(s: Session, payload: bytes) -> None:
 
 
 def com_init_db(s: Session, payload: bytes) -> None:
-    s.log(f"COM_INIT_DB {payload[1:].decode('utf-8', 'replace')}")
+    database = payload[1:].decode("utf-8", "replace")
+    s.log(f"COM_INIT_DB {database}")
+    assert s.query_session is not None
+    s.query_session.database = database
     s.io.write(OkPacket().encode())
 
 
