@@ -1,7 +1,7 @@
 """One client connection's packet I/O: sequence ids, 16 MB split and reassembly (oracle.wire), TLS
 upgrade, timeouts, and a write buffer so that a dump of small events is not a syscall per event.
 Memory is bounded: a read holds at most max_payload bytes (checked on each header, before its
-bytes are read), a write at most one 16 MB packet plus the write buffer."""
+bytes are read); a write holds about FLUSH_AT bytes, whatever the size of the event."""
 from __future__ import annotations
 
 import select
@@ -88,21 +88,25 @@ class PacketIO:
             self.flush()
 
     def write_streamed(self, total: int, head: bytes, read: Callable[[int], bytes]) -> None:
-        """A logical payload of `total` bytes: `head`, then what read(n) returns, packet by packet,
-        so an event of any size passes through with at most one packet in memory."""
+        """A logical payload of `total` bytes: `head`, then what read(n) returns, packet by packet
+        and, within a packet, FLUSH_AT bytes at a time: an event of any size passes through with
+        about FLUSH_AT bytes of it in memory."""
         pending = head
         for n in chunk_lengths(total):
-            chunk = pending[:n]
-            pending = pending[n:]
-            if len(chunk) < n:
-                more = read(n - len(chunk))
-                if len(more) != n - len(chunk):
-                    raise EOFError("the binlog ended inside an event")
-                chunk += more
             self._out += packet_header(n, self.seq)
-            self._out += chunk
             self.seq = (self.seq + 1) & 0xFF
-            if len(self._out) >= FLUSH_AT or n == MAX_PACKET:
+            take, pending = pending[:n], pending[n:]
+            self._out += take
+            left = n - len(take)
+            while left:
+                piece = read(min(left, FLUSH_AT))
+                if not piece:
+                    raise EOFError("the binlog ended inside an event")
+                self._out += piece
+                left -= len(piece)
+                if len(self._out) >= FLUSH_AT:
+                    self.flush()
+            if len(self._out) >= FLUSH_AT:
                 self.flush()
 
     def _set_timeout(self, seconds: float) -> None:
