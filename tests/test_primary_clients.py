@@ -148,3 +148,26 @@ def test_auth_switch_mysqlbinlog_against_a_mariadb_primary(tmp_path: Path) -> No
     assert "authenticated (mysql_native_password, scramble, switched from caching_sha2_password)" in log
     assert "COM_QUERY SELECT VERSION()" in log
     assert b"unrecognized MySQL version '10.11" in proc.stderr
+
+
+OLDER_SERVERS = ["blackbeam__rust_mysql_common/test-data__binlogs__binlog_56_gtid_reserved_word.000001",  # 5.6.41
+                 "blackbeam__rust_mysql_common/test-data__binlogs__binlog-invisible-columns.000001"]  # 8.0.26
+
+
+@pytest.mark.parametrize("file", OLDER_SERVERS)
+def test_binlogs_of_older_servers_are_served_as_those_servers(file: str, tmp_path: Path) -> None:
+    """A 5.6 binlog makes a mysql_native_password primary, an 8.0.26 one a caching_sha2 primary;
+    mysqlbinlog 9.7 copies either byte for byte."""
+    from tests.external import ROOT as EXTERNAL
+    path = EXTERNAL / file
+    if not path.is_file():
+        from tests.server_fixtures import missing
+        missing(f"{path} not present (the external binlogs, /work/shared/external-binlogs)")
+    out = tmp_path / "out"
+    out.mkdir()
+    with serving([path], tmp_path) as served:
+        proc = mysqlbinlog_remote(served, out, [path.name], "--ssl-mode=REQUIRED")
+        log = served.stderr()
+    _assert_copied(out, [path], proc)
+    plugin = "mysql_native_password" if "_56_" in file else "caching_sha2_password"
+    assert f"authenticated ({plugin}" in log

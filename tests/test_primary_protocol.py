@@ -14,7 +14,6 @@ import time
 import uuid
 from pathlib import Path
 
-import pymysql
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -26,6 +25,8 @@ from oracle.wire.packets import (CLIENT_DEPRECATE_EOF, CLIENT_PLUGIN_AUTH, CLIEN
                                  encode_packets, is_eof, packet_header)
 from oracle.wire.stream import decode_stream_bytes
 from tests.primary_fixtures import CORPUS, ROOT, serving, with_big_query
+
+pymysql = pytest.importorskip("pymysql")  # installed with mysql-replication (the parsers extra)
 
 MYSQL_CASE = CORPUS / "mysql-9.7/json--row"
 MARIADB_CASE = CORPUS / "mariadb-10.11/rotation--row"
