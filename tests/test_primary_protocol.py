@@ -227,6 +227,20 @@ def test_a_statement_above_16mb_is_reassembled(tmp_path: Path) -> None:
         assert c.command(b"\x0e")[:1] == b"\0"
 
 
+@pytest.mark.parametrize("statement", [
+    "SELECT " + "/*" * 8000,
+    "SELECT " + "x FROM information_schema.columns " * 450,
+    "SELECT " + "a " * 8000,
+    "SET @a = '" + "\\'" * 5000,
+], ids=["unclosed-comments", "many-froms", "many-words", "unclosed-escapes"])
+def test_crafted_statements_are_answered(tmp_path: Path, statement: str) -> None:
+    with _serve(tmp_path) as served:
+        c = RawClient(served)
+        c.login()
+        assert c.query(statement)[:1] in (b"\xff", b"\x01")  # an error or a result set, not a hang
+        assert c.command(b"\x0e")[:1] == b"\0"
+
+
 def test_a_length_past_max_allowed_packet_gets_1153_and_a_close(tmp_path: Path) -> None:
     with _serve(tmp_path) as served:
         c = RawClient(served)
