@@ -527,3 +527,32 @@ def test_column_lookups_come_from_the_table_maps(tmp_path: Path, server: str) ->
             cur.execute("SHOW COLUMNS FROM s LIKE 'c_big'")
             assert cur.fetchall() == (("c_big", "char(255)", "YES", "", None, ""),)
         conn.close()
+
+
+def _gtid_dump(c: RawClient, gset: bytes, file: str = "") -> list[bytes]:
+    c.seq = 0
+    c.send(b"\x1e" + struct.pack("<HII", 0x04 | 0x01, 5, len(file)) + file.encode()
+           + struct.pack("<QI", 4, len(gset)) + gset)
+    payloads: list[bytes] = []
+    while not payloads or not (is_eof(payloads[-1]) or payloads[-1][:1] == b"\xff"):
+        payloads.append(c.read())
+    return payloads
+
+
+def test_mysql_auto_position_starts_at_the_file_the_client_set_covers(tmp_path: Path) -> None:
+    """An empty file name: the last file whose Previous_gtids the client's set covers
+    (find_first_log_not_in_gtid_set); its first transaction held, the FDE's log_pos is zeroed."""
+    case = CORPUS / "mysql-9.7/rotation--row"
+    files = sorted(case.glob("binlog.00000?"))
+    gtids = [(f.name, e.body["sid"], e.body["gno"]) for f in files for e in decode_file(f) if e.type_code == 33]
+    second_first = next(g for g in gtids if g[0] == files[1].name)
+    sid = second_first[1]
+    with _serve(tmp_path, case=case) as served:
+        c = RawClient(served)
+        c.login()
+        c.query("SET @master_binlog_checksum = 'CRC32'")
+        records = list(decode_stream_bytes(_stream(_gtid_dump(c, _mysql_gtid_set(sid, 1, second_first[2] + 1)))))
+    assert records[0]["body"]["new_log_ident"] == files[1].name
+    assert records[1]["type"] == "FORMAT_DESCRIPTION_EVENT" and records[1]["next_position"] == 0
+    sent = [r["body"]["gno"] for r in records if r.get("type") == "GTID_LOG_EVENT"]
+    assert sent and min(sent) == second_first[2] + 1 and records[-1]["packet"] == "eof"

@@ -25,6 +25,19 @@ class MysqlGtidSet:
     def contains(self, sid: str, tag: str, gno: int) -> bool:
         return any(s <= gno < e for s, e in self.intervals.get((sid, tag), ()))
 
+    def covers(self, other: dict[tuple[str, str], list[tuple[int, int]]]) -> bool:
+        """Every GTID of `other` is in this set."""
+        for key, intervals in other.items():
+            mine = sorted(self.intervals.get(key, ()))
+            for start, end in intervals:
+                pos = start
+                for s, e in mine:
+                    if s <= pos < e:
+                        pos = e
+                if pos < end:
+                    return False
+        return True
+
 
 def parse_encoded(data: bytes) -> MysqlGtidSet:
     if not data:

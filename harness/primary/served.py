@@ -45,6 +45,9 @@ class ServedLogs:
     # file name -> {domain: seq_no} of its first Gtid_list (MariaDB: the state before the file)
     gtid_lists: dict[str, dict[int, int]] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    # MySQL, per file name: its Previous_gtids, and its first GTID (sid, tag, gno)
+    previous_gtids: dict[str, dict[tuple[str, str], list[tuple[int, int]]]] = field(default_factory=dict)
+    first_gtid: dict[str, tuple[str, str, int]] = field(default_factory=dict)
     tables: dict[tuple[str, str], Table] = field(default_factory=dict)  # (schema, table), lower case
     create_statements: dict[tuple[str, str], str] = field(default_factory=dict)
 
@@ -135,6 +138,7 @@ def load(paths: list[str]) -> ServedLogs:
                     logs.tables[(table.schema.lower(), table.name.lower())] = table
                 elif event is not None:
                     _note_gtids(logs, event.type_code, event.body, raw.header.server_id)
+                    _note_file_gtids(logs, f.name, event.type_code, event.body)
                     if event.type_code == T.GTID_LIST_EVENT and f.name not in logs.gtid_lists:
                         logs.gtid_lists[f.name] = {int(g["domain_id"]): _int(g["seq_no"])
                                                    for g in event.body.get("list", [])}
@@ -162,6 +166,15 @@ def _note_gtids(logs: ServedLogs, type_code: int, body: dict[str, Any], server_i
     elif type_code == T.GTID_LIST_EVENT:
         for g in body.get("list", []):
             logs.mariadb_gtids.setdefault(int(g["domain_id"]), f"{g['domain_id']}-{g['server_id']}-{_int(g['seq_no'])}")
+
+
+def _note_file_gtids(logs: ServedLogs, name: str, type_code: int, body: dict[str, Any]) -> None:
+    if type_code == T.PREVIOUS_GTIDS_LOG_EVENT and name not in logs.previous_gtids:
+        logs.previous_gtids[name] = {(sid["uuid"], sid.get("tag", "")): [(_int(iv["start"]), _int(iv["end"]))
+                                                                          for iv in sid["intervals"]]
+                                     for sid in body["sids"]}
+    elif type_code in GTID_TYPES and name not in logs.first_gtid:
+        logs.first_gtid[name] = (body["sid"], body.get("tag", "") or "", _int(body["gno"]))
 
 
 def _int(v: Any) -> int:
