@@ -539,20 +539,28 @@ def _gtid_dump(c: RawClient, gset: bytes, file: str = "") -> list[bytes]:
     return payloads
 
 
-def test_mysql_auto_position_starts_at_the_file_the_client_set_covers(tmp_path: Path) -> None:
+@pytest.mark.parametrize("case,held,first_file,cleared", [
+    ("rotation--row", 3, "binlog.000002", False),  # covers binlog.000002's Previous_gtids (1-3), not 000003's
+    ("rotation--row", 4, "binlog.000003", False),
+    ("json--row", 2, "binlog.000001", True),  # holds the file's first transaction
+])
+def test_mysql_auto_position_starts_at_the_file_the_client_set_covers(
+        tmp_path: Path, case: str, held: int, first_file: str, cleared: bool) -> None:
     """An empty file name: the last file whose Previous_gtids the client's set covers
-    (find_first_log_not_in_gtid_set); its first transaction held, the FDE's log_pos is zeroed."""
-    case = CORPUS / "mysql-9.7/rotation--row"
-    files = sorted(case.glob("binlog.00000?"))
-    gtids = [(f.name, e.body["sid"], e.body["gno"]) for f in files for e in decode_file(f) if e.type_code == 33]
-    second_first = next(g for g in gtids if g[0] == files[1].name)
-    sid = second_first[1]
-    with _serve(tmp_path, case=case) as served:
+    (find_first_log_not_in_gtid_set); when the client holds its first transaction, the
+    Format_description goes out with log_pos and `created` zeroed."""
+    path = CORPUS / "mysql-9.7" / case
+    sid = next(e.body["sid"] for f in sorted(path.glob("binlog.00000?")) for e in decode_file(f)
+               if e.type_code == 33)
+    with _serve(tmp_path, case=path) as served:
         c = RawClient(served)
         c.login()
         c.query("SET @master_binlog_checksum = 'CRC32'")
-        records = list(decode_stream_bytes(_stream(_gtid_dump(c, _mysql_gtid_set(sid, 1, second_first[2] + 1)))))
-    assert records[0]["body"]["new_log_ident"] == files[1].name
-    assert records[1]["type"] == "FORMAT_DESCRIPTION_EVENT" and records[1]["next_position"] == 0
+        records = list(decode_stream_bytes(_stream(_gtid_dump(c, _mysql_gtid_set(sid, 1, held + 1)))))
+    assert records[0]["body"]["new_log_ident"] == first_file
+    fde = records[1]
+    assert fde["type"] == "FORMAT_DESCRIPTION_EVENT" and (fde["next_position"] == 0) == cleared
+    if cleared:  # (a server writes created = 0 in every binlog but the first after its start anyway)
+        assert fde["body"]["created"] == 0
     sent = [r["body"]["gno"] for r in records if r.get("type") == "GTID_LOG_EVENT"]
-    assert sent and min(sent) == second_first[2] + 1 and records[-1]["packet"] == "eof"
+    assert sent and min(sent) == held + 1 and records[-1]["packet"] == "eof"
