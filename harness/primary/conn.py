@@ -18,6 +18,10 @@ FLUSH_AT = 1 << 20
 class ClientGone(Exception):
     """The client closed the connection, or stopped reading or sending for too long."""
 
+    def __init__(self, message: str, timed_out: bool = False) -> None:
+        super().__init__(message)
+        self.timed_out = timed_out
+
 
 class PacketIO:
     def __init__(self, sock: socket.socket, max_payload: int, read_timeout: float, write_timeout: float) -> None:
@@ -62,7 +66,7 @@ class PacketIO:
                 data = self.sock.recv(min(n - len(buf), 1 << 20))
             except (socket.timeout, TimeoutError) as e:
                 raise ClientGone("timed out waiting for the client" +
-                                 (" (half-sent packet)" if pending or buf else "")) from e
+                                 (" (half-sent packet)" if pending or buf else ""), timed_out=True) from e
             except (OSError, ssl.SSLError) as e:
                 raise ClientGone(f"read failed: {e}") from e
             if not data:
@@ -121,7 +125,7 @@ class PacketIO:
         try:
             self.sock.sendall(self._out)
         except (socket.timeout, TimeoutError) as e:
-            raise ClientGone("the client stopped reading (write timed out)") from e
+            raise ClientGone("the client stopped reading (write timed out)", timed_out=True) from e
         except (OSError, ssl.SSLError) as e:
             raise ClientGone(f"write failed: {e}") from e
         finally:

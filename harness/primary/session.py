@@ -154,7 +154,7 @@ class Session:
             try:
                 packet = self.io.read(self.server.options.idle_timeout)
             except ClientGone as e:
-                if "timed out" in str(e) and self.server.timeout_error:
+                if e.timed_out and self.server.timeout_error:
                     self._error(ErrPacket(ER_CLIENT_INTERACTION_TIMEOUT, "The client was disconnected by the server "
                                           "because of inactivity. See wait_timeout and interactive_timeout for "
                                           "configuring this behavior.", "HY000"))
@@ -165,7 +165,7 @@ class Session:
                 self.log(f"unknown command {payload[:1].hex() or '(empty packet)'}")
                 self.io.write(ErrPacket(ER_UNKNOWN_COM_ERROR, "Unknown command", "08S01").encode())
                 continue
-            name, handler = command
+            _name, handler = command
             handler(self, payload)
 
     def _reply(self, reply: queries.Reply) -> None:
