@@ -564,3 +564,31 @@ def test_mysql_auto_position_starts_at_the_file_the_client_set_covers(
         assert fde["body"]["created"] == 0
     sent = [r["body"]["gno"] for r in records if r.get("type") == "GTID_LOG_EVENT"]
     assert sent and min(sent) == held + 1 and records[-1]["packet"] == "eof"
+
+
+def test_given_certificate_user_and_flavor(tmp_path: Path) -> None:
+    """--tls-cert/--tls-key are what TLS clients see; --user names the only account; --flavor
+    mariadb makes a MariaDB 10.x-style primary (5.5.5- prefix, mysql_native_password)."""
+    import ssl
+
+    from harness.primary.auth import self_signed_certificate
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    cert_pem = self_signed_certificate(key)
+    (tmp_path / "cert.pem").write_bytes(cert_pem)
+    (tmp_path / "key.pem").write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                                         serialization.NoEncryption()))
+    with serving([CORPUS / "mariadb-10.11/rotation--row"], tmp_path, "--user", "repl", "--tls-cert",
+                 str(tmp_path / "cert.pem"), "--tls-key", str(tmp_path / "key.pem"), password="pw") as served:
+        ctx = ssl.create_default_context(cadata=cert_pem.decode())  # verifies the chain and 127.0.0.1
+        conn = pymysql.connect(host=served.host, port=served.port, user="repl", password="pw", ssl=ctx)
+        assert conn.get_server_info().startswith("5.5.5-10.11")
+        conn.close()
+        with pytest.raises(pymysql.err.OperationalError, match="1045"):
+            pymysql.connect(host=served.host, port=served.port, user="root", password="pw")
+    with serving([MYSQL_CASE], tmp_path, "--flavor", "mariadb", password="pw") as served:
+        conn = pymysql.connect(host=served.host, port=served.port, user="root", password="pw")
+        assert conn.get_server_info() == "5.5.5-9.7.4-2"
+        conn.close()
+        assert "mysql_native_password" in served.stderr()

@@ -90,7 +90,7 @@ class Keys:
         return check_cleartext(password, _xor(plain, mask))
 
 
-def _self_signed(key: rsa.RSAPrivateKey) -> bytes:
+def self_signed_certificate(key: rsa.RSAPrivateKey) -> bytes:
     name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "binlog-conformance harness serve")])
     now = datetime.datetime.now(datetime.timezone.utc)
     cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
@@ -112,7 +112,7 @@ def make_keys(cert_file: str | None = None, key_file: str | None = None) -> Keys
     else:
         with tempfile.TemporaryDirectory() as d:  # load_cert_chain reads files only
             cert, key = Path(d, "cert.pem"), Path(d, "key.pem")
-            cert.write_bytes(_self_signed(rsa_key))
+            cert.write_bytes(self_signed_certificate(rsa_key))
             fd = os.open(key, os.O_WRONLY | os.O_CREAT, 0o600)
             with os.fdopen(fd, "wb") as f:
                 f.write(rsa_key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
