@@ -39,6 +39,27 @@ def _targets(args: argparse.Namespace, limits: Limits) -> list[Target]:
     return targets
 
 
+def _unavailable(target: Target) -> str | None:
+    """Why a parser cannot run here (its own words, ending with the command that provides it),
+    or None when it can."""
+    hello = target.testee.hello()
+    if hello is None:
+        failure = target.testee.start_failure()
+        return f"did not start: {failure.detail if failure else 'no hello'}"
+    return hello.unavailable
+
+
+def _split_available(targets: list[Target]) -> tuple[list[Target], dict[str, str]]:
+    """The parsers that can run, and the reason for each that cannot (printed, never hidden)."""
+    reasons = {t.label: r for t in targets if (r := _unavailable(t)) is not None}
+    for label, reason in reasons.items():
+        print(f"unavailable: {label}: {reason}", file=sys.stderr)
+    for t in targets:
+        if t.label in reasons:
+            t.testee.close()
+    return [t for t in targets if t.label not in reasons], reasons
+
+
 def _expected_path(arg: str | None, label: str, n_targets: int) -> Path | None:
     if arg is None:
         return None
@@ -75,7 +96,14 @@ def conformance(args: argparse.Namespace) -> int:
         print(f"error: {e}", file=sys.stderr)
         return EXIT_USAGE
     limits = Limits(args.timeout, args.memory_mb)
-    targets = _targets(args, limits)
+    targets, unavailable = _split_available(_targets(args, limits))
+    if unavailable and args.require_all:
+        print(f"error: --require-all and {len(unavailable)} parser(s) unavailable: "
+              f"{', '.join(unavailable)}", file=sys.stderr)
+        return EXIT_UNEXPECTED
+    if not targets:
+        print("error: no parser can run here", file=sys.stderr)
+        return EXIT_UNEXPECTED
     expected_paths = {t.label: _expected_path(args.expected_failures, t.label, len(targets)) for t in targets}
     try:
         entries = {label: xf.load(p) for label, p in expected_paths.items()}
@@ -139,9 +167,24 @@ def _finish(args, all_results, targets, entries, expected_paths) -> int:
     return EXIT_OK if ok else EXIT_UNEXPECTED
 
 
+def setup_command(args: argparse.Namespace) -> int:
+    from .setup import check, setup
+    return check() if args.check else setup()
+
+
 def list_plugins(args: argparse.Namespace) -> int:
+    """Every plugin --parser can name, whether it can run here, and if not, why."""
+    rows = []
     for name, target in sorted(known().items()):
-        print(f"{name}\t{target}")
+        t = launch.python_plugin(name, Limits())
+        try:
+            reason = _unavailable(Target(name, t))
+        finally:
+            t.close()
+        rows.append((name, "available" if reason is None else f"unavailable: {reason}", target))
+    width = max(len(r[0]) for r in rows)
+    for name, state, target in rows:
+        print(f"{name:<{width}}  {state}  ({target})")
     return EXIT_OK
 
 
@@ -184,7 +227,16 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--timeout", type=float, default=60.0, help="seconds per file (default 60)")
     c.add_argument("--memory-mb", type=int, default=4096, help="data memory limit per parser process")
     c.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    c.add_argument("--require-all", action="store_true",
+                   help="a parser that cannot run here fails the run (CI); without it, an "
+                        "unavailable parser is reported with the command that provides it and "
+                        "the others run")
     c.set_defaults(run=conformance)
+    st = sub.add_parser("setup", help="install what the built-in reference parsers need: Debian's "
+                                      "Docker engine and mariadb-client, and the local server "
+                                      "images (the steps .ci/run takes)")
+    st.add_argument("--check", action="store_true", help="only say what is missing")
+    st.set_defaults(run=setup_command)
     ls = sub.add_parser("list", help="list the parser plugins that --parser can name")
     ls.set_defaults(run=list_plugins)
     d = sub.add_parser("describe", help="print a plugin's hello: version, capabilities, availability")
@@ -194,6 +246,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_fuzz_commands(sub)
     from .primary.server import add_serve_command  # issue 12: the replication primary
     add_serve_command(sub)
+    from .peers.cli import add_commands as add_peers_commands  # issue 13: Node parsers from npm
+    add_peers_commands(sub)
     return p
 
 

@@ -1,16 +1,22 @@
-"""`python -m oracle verify FILE`: the oracle against the real mysqlbinlog, event by event.
+"""`python -m oracle verify FILE`: the oracle against the real tool, event by event.
 
-Runs `mysqlbinlog -vvv` (MySQL 9.7's, from the local docker image, by default; any other command
-with --mysqlbinlog, e.g. `mariadb-binlog`) on FILE with TZ=UTC, parses its text
-(oracle/mysqlbinlog_text.py), decodes FILE with the oracle, and lists every field where the two
-disagree. Header fields are always compared; body fields once the oracle's decoder for that
-event emits them (BODY_FIELDS). Exit 0: no disagreement; 1: disagreements; 2: the tool could not
-be run.
+Runs the reference tool for the file's flavor with -vvv and TZ=UTC: MySQL 9.7's `mysqlbinlog`
+(from the local docker image) for MySQL binlogs, `mariadb-binlog` for MariaDB ones (the host's,
+else the one in the local MariaDB 11.8 image); any other command with --mysqlbinlog. It parses
+the tool's text (oracle/mysqlbinlog_text.py), decodes FILE with the oracle, and lists every field
+where the two disagree. Header fields are always compared; body fields once the oracle's decoder
+for that event emits them (BODY_FIELDS).
+
+A tool that stops early while the oracle reads on has not agreed on the rest: the report says
+"not compared past offset N" and the exit status is 1, never 0.
+Exit 0: every event compared, no disagreement; 1: disagreements or events not compared; 2: the
+tool could not be run.
 """
 from __future__ import annotations
 
 import os
 import shlex
+import shutil
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,10 +45,27 @@ class ToolRun:
     returncode: int
 
 
+MARIADB_TOOL_IMAGE = "binlog-mariadb:11.8"  # when the host has no mariadb-binlog
+
+
+def file_flavor(path: str | os.PathLike[str]) -> str:
+    """"mariadb" when the file's Format_description names a MariaDB server, else "mysql"."""
+    try:
+        for event in decode_file(path):
+            version = event.body.get("server_version") if isinstance(event.body, dict) else None
+            if isinstance(version, str):
+                return "mariadb" if "mariadb" in version.lower() else "mysql"
+    except BinlogError:
+        pass
+    return "mysql"
+
+
 def run_tool(path: str | os.PathLike[str], command: str | None = None) -> ToolRun:
     """Run the reference tool with -vvv on path, in UTC so printed times are the stored ones.
-    command None: MySQL 9.7's mysqlbinlog through generators.tools.run_mysqlbinlog."""
+    command None: the tool for the file's flavor (mysqlbinlog 9.7 or mariadb-binlog)."""
     if command is None:
+        if file_flavor(path) == "mariadb":
+            return _run_mariadb(path)
         return _run_default(path)
     argv = [*shlex.split(command), "-vvv", str(path)]
     try:
@@ -70,6 +93,20 @@ def _run_default(path: str | os.PathLike[str]) -> ToolRun:
                    err if isinstance(err, str) else decode_output(err or b""), proc.returncode)
 
 
+def _run_mariadb(path: str | os.PathLike[str]) -> ToolRun:
+    host_tool = shutil.which("mariadb-binlog")
+    if host_tool is not None:
+        return run_tool(path, host_tool)
+    try:
+        from generators import tools  # noqa: PLC0415 (optional: needs docker and the image)
+        proc = tools.run_mariadb_binlog(Path(path), ("-vvv",), image=MARIADB_TOOL_IMAGE)
+    except Exception as e:  # docker missing, image missing: a reason to report, not a crash
+        raise ToolUnavailable("mariadb-binlog is not installed (apt-get install mariadb-client) "
+                              f"and the {MARIADB_TOOL_IMAGE} image could not run it: {e}") from e
+    return ToolRun(f"mariadb-binlog ({MARIADB_TOOL_IMAGE})", decode_output(proc.stdout),
+                   decode_output(proc.stderr or b""), proc.returncode)
+
+
 # -- comparison ------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Disagreement:
@@ -88,10 +125,12 @@ class Report:
     disagreements: list[Disagreement] = field(default_factory=list)
     tool_error: str | None = None
     oracle_error: str | None = None
+    not_compared_from: int | None = None  # the tool stopped here; the oracle's events from here on
+    not_compared: int = 0                 # ... were compared with nothing
 
     @property
     def ok(self) -> bool:
-        return not self.disagreements
+        return not self.disagreements and not self.not_compared
 
 
 def _header_type(o: Event, t: TextEvent) -> tuple[Any, Any] | None:
@@ -196,6 +235,10 @@ def compare(dump: TextDump, events: list[Event], oracle_error: BinlogError | Non
         expected = not dump.stopped_early or o.position < last
         if o.position not in printed and expected:
             report.disagreements.append(Disagreement(o.position, o.type_name, "event", "decoded", "not printed"))
+        elif o.position not in printed:
+            report.not_compared += 1
+            if report.not_compared_from is None:
+                report.not_compared_from = o.position
     if oracle_error is not None and not dump.stopped_early:
         report.disagreements.append(Disagreement(
             oracle_error.offset, "-", "end of file", _missing(oracle_error), "read to the end"))
@@ -248,9 +291,13 @@ def format_report(r: Report) -> str:
     if r.oracle_error:
         lines.append(f"  the oracle stopped: {r.oracle_error}")
     if r.disagreements:
-        lines.append(render(("position", "type", "field", "oracle", "mysqlbinlog"),
+        lines.append(render(("position", "type", "field", "oracle", "tool"),
                             ((d.position, d.type, d.field, d.oracle, d.tool) for d in r.disagreements)))
-    lines.append(f"{r.compared} events compared, {len(r.disagreements)} disagreements")
+    if r.not_compared:
+        lines.append(f"not compared past offset {r.not_compared_from}: the tool stopped there, the "
+                     f"oracle decoded {r.not_compared} more events")
+    lines.append(f"{r.compared} events compared, {len(r.disagreements)} disagreements"
+                 + (f", {r.not_compared} not compared" if r.not_compared else ""))
     return "\n".join(lines)
 
 

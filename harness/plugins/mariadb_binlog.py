@@ -26,7 +26,8 @@ class MariadbBinlogParser(TextToolParser):
 
     def unavailable_reason(self) -> str | None:
         if not shutil.which(EXE):
-            return f"{EXE} is not installed (Debian package mariadb-client)"
+            from ..setup import COMMAND
+            return f"{EXE} is not installed (Debian package mariadb-client); provide it with: {COMMAND}"
         try:
             import oracle.mysqlbinlog_text  # noqa: F401
         except Exception as e:

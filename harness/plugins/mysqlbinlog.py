@@ -23,11 +23,12 @@ class MysqlbinlogParser(TextToolParser):
             from generators import docker_env, tools
         except Exception as e:
             return f"cannot import the mysqlbinlog runner or text parser: {type(e).__name__}: {e}"
+        from ..setup import COMMAND
         reason = docker_env.unavailable_reason()
         if reason:
-            return reason
+            return f"{reason}; provide it with: {COMMAND}"
         if not docker_env.image_exists(tools.MYSQL_IMAGE):
-            return f"docker image {tools.MYSQL_IMAGE} is not built (python -m generators images)"
+            return f"docker image {tools.MYSQL_IMAGE} is not built; provide it with: {COMMAND}"
         return None
 
     def run_tool(self, path: str) -> tuple[bytes, bytes, int]:

@@ -149,7 +149,8 @@ class PyMysqlReplicationParser(BaseParser):
         try:
             import pymysqlreplication.packet  # noqa: F401
         except Exception as e:
-            return f"python-mysql-replication is not installed (pip install mysql-replication): {e}"
+            return (f"python-mysql-replication is not installed ({e}); provide it with: "
+                    "pip install mysql-replication")
         return None
 
     def parse(self, path: str) -> list[dict[str, Any]]:

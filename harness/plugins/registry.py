@@ -15,6 +15,11 @@ BUILTINS = {
     "mysqlbinlog": "harness.plugins.mysqlbinlog:MysqlbinlogParser",
     "mariadb-binlog": "harness.plugins.mariadb_binlog:MariadbBinlogParser",
     "python-mysql-replication": "harness.plugins.pymysqlreplication_plugin:PyMysqlReplicationParser",
+    "zongji-vlasky": "harness.plugins.node_peers:ZongjiVlaskyParser",
+    "zongji-powersync": "harness.plugins.node_peers:ZongjiPowersyncParser",
+    "zongji": "harness.plugins.node_peers:ZongjiParser",
+    "go-mysql-js": "harness.plugins.node_peers:GoMysqlJsParser",
+    "go-mysql-binlog-node": "harness.plugins.node_peers:GoMysqlBinlogNodeParser",
 }
 
 

@@ -1,0 +1,179 @@
+// Shared by the Node peer adapters: the persistent JSON-lines protocol of the harness
+// (docs/plugin-contract.md) with the stream fields of a parse request, loading a pinned npm
+// package from the install cache, and the canonical value rules of oracle/values.py.
+"use strict";
+const fs = require("fs");
+const path = require("path");
+const readline = require("readline");
+const { pathToFileURL } = require("url");
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+// stdout carries the protocol only; libraries that log with console.log (go-mysql-js prints
+// its error messages so) go to stderr with everything else.
+console.log = console.info = console.debug = console.error;
+
+// ---- values (oracle/values.py) -------------------------------------------------------------
+function integer(v) {
+  if (typeof v === "number") return v;
+  const big = BigInt(v);
+  return big <= MAX_SAFE && big >= -MAX_SAFE ? Number(big) : { type: "int", value: big.toString() };
+}
+
+function hex(buf) {
+  return Buffer.from(buf).toString("hex");
+}
+
+function text(v) {
+  if (typeof v === "string") return v;
+  const buf = Buffer.from(v);
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(buf);
+  } catch {
+    return { type: "bytes", value: hex(buf) };
+  }
+}
+
+// MySQL's rendering of a JSON document (JSON_PRETTY aside): ", " and ": " separators.
+function mysqlJson(v) {
+  if (v === null || v === undefined) return "null";
+  if (Array.isArray(v)) return "[" + v.map(mysqlJson).join(", ") + "]";
+  if (typeof v === "bigint") return v.toString();
+  if (typeof v === "number") return JSON.stringify(v).replace("e+", "e");
+  if (typeof v === "object" && !(v instanceof Date)) {
+    return "{" + Object.entries(v).map(([k, x]) => JSON.stringify(k) + ": " + mysqlJson(x)).join(", ") + "}";
+  }
+  return JSON.stringify(v);
+}
+
+// ---- loading the npm package ---------------------------------------------------------------
+function packageDir(name) {
+  const root = process.env.BINLOG_PEERS_MODULES;
+  if (!root) throw new Error("BINLOG_PEERS_MODULES is not set (python -m harness peers install)");
+  const dir = path.join(root, ...name.split("/"));
+  if (!fs.existsSync(path.join(dir, "package.json"))) {
+    throw new Error(`npm package ${name} is not installed in ${root} (python -m harness peers install)`);
+  }
+  return dir;
+}
+
+async function loadPackage(name) {
+  const dir = packageDir(name);
+  const meta = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
+  const exp = meta.exports && (meta.exports["."] || meta.exports);
+  const entry = (exp && (exp.import || exp.require || exp.default)) || meta.main || "index.js";
+  const mod = await import(pathToFileURL(path.join(dir, typeof entry === "string" ? entry : entry.default)).href);
+  return { lib: mod, version: meta.version };  // an ES module namespace (CommonJS: .default)
+}
+
+// ---- the end of a stream -------------------------------------------------------------------
+// A request names where to start (file, position) and where the stream ends (end_file,
+// end_position): the adapter stops there even though the library only knows blocking mode.
+// Binlog files sort by their numeric extension (binlog.000009 < binlog.000010).
+function fileOrder(a, b) {
+  const num = (name) => Number(String(name).slice(String(name).lastIndexOf(".") + 1));
+  const [x, y] = [num(a), num(b)];
+  return Number.isNaN(x) || Number.isNaN(y) ? String(a).localeCompare(String(b)) : Math.sign(x - y);
+}
+
+function endReached(request, file, nextPosition) {
+  const order = fileOrder(file, request.end_file);
+  return order > 0 || (order === 0 && nextPosition >= request.end_position);
+}
+
+// ---- the protocol ---------------------------------------------------------------------------
+class StreamError extends Error {
+  constructor(kind, message, offset) {
+    super(message);
+    this.kind = kind;
+    this.offset = offset === undefined ? null : offset;
+  }
+}
+
+const REQUIRED = ["host", "port", "user", "file", "position", "end_file", "end_position"];
+
+function validate(request) {
+  const missing = REQUIRED.filter((k) => request[k] === undefined || request[k] === null);
+  if (missing.length) throw new StreamError("BadRequest", `parse request lacks ${missing.join(", ")} (a stream parser reads from a primary, not a file)`);
+}
+
+// adapter: {name, package, capabilities, stream(lib, request) -> Promise<{events, error?}>}
+// One-shot form (`--parser-stream "node NAME.js"`): the stream fields as flags, canonical
+// events as JSON lines on stdout, a clean client error as `error: <Kind> at offset <N>: <message>`
+// on stderr with exit status 1; `--hello` prints the hello line.
+const FLAGS = { "--host": "host", "--port": "port", "--user": "user", "--password": "password",
+                "--file": "file", "--position": "position", "--end-file": "end_file",
+                "--end-position": "end_position", "--idle-ms": "idle_ms",
+                "--first-event-ms": "first_event_ms" };
+const NUMERIC = new Set(["port", "position", "end_position", "idle_ms", "first_event_ms"]);
+
+function requestFromFlags(argv) {
+  const request = { id: 1 };
+  for (let i = 0; i < argv.length; i += 2) {
+    const key = FLAGS[argv[i]];
+    if (!key || i + 1 >= argv.length) throw new StreamError("BadRequest", `unknown or incomplete flag ${argv[i]}`);
+    request[key] = NUMERIC.has(key) ? Number(argv[i + 1]) : argv[i + 1];
+  }
+  return request;
+}
+
+async function oneShot(adapter, loaded, hello, argv, out) {
+  if (argv[0] === "--hello") {
+    await out(hello);
+    return 0;
+  }
+  if (!loaded) {
+    process.stderr.write(`unavailable: ${hello.unavailable}\n`);
+    return 2;
+  }
+  const reply = await answer(adapter, loaded, requestFromFlags(argv));
+  for (const event of reply.events || []) await out(event);
+  if (reply.type === "events") return 0;
+  const where = reply.offset === null || reply.offset === undefined ? "" : ` at offset ${reply.offset}`;
+  process.stderr.write(`error: ${reply.kind || "BadRequest"}${where}: ${reply.message || reply.reason}\n`);
+  return 1;
+}
+
+async function serve(adapter) {
+  // Resolves once the line is handed to the OS: exiting earlier would cut a long reply short
+  // (stdout to a pipe is asynchronous in Node).
+  const out = (msg) => new Promise((resolve) => process.stdout.write(JSON.stringify(msg) + "\n", resolve));
+  let loaded = null;
+  let unavailable = null;
+  try {
+    loaded = await loadPackage(adapter.package);
+  } catch (err) {
+    unavailable = err.message;
+  }
+  const hello = { type: "hello", protocol: 1, name: adapter.name, version: loaded ? loaded.version : "not installed",
+                  capabilities: adapter.capabilities, unavailable };
+  const argv = process.argv.slice(2);
+  if (argv.length) {
+    process.exit(await oneShot(adapter, loaded, hello, argv, out));
+  }
+  await out(hello);
+  let chain = Promise.resolve();
+  const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+  rl.on("line", (line) => {
+    if (!line.trim()) return;
+    chain = chain.then(() => answer(adapter, loaded, JSON.parse(line))).then(out);
+  });
+  rl.on("close", () => chain.then(() => process.exit(0)));
+}
+
+async function answer(adapter, loaded, request) {
+  const id = request.id;
+  if (!loaded) return { type: "skipped", id, reason: "package not installed" };
+  try {
+    validate(request);
+  } catch (err) {
+    return { type: "skipped", id, reason: err.message };
+  }
+  const { events, error } = await adapter.stream(loaded.lib, request);
+  if (!error) return { type: "events", id, events };
+  return { type: "error", id, kind: error.kind || error.code || error.name || "ClientError",
+           offset: Number.isInteger(error.offset) ? error.offset : null,
+           message: String(error.message || error), events };
+}
+
+module.exports = { integer, text, hex, mysqlJson, endReached, StreamError, serve };

@@ -1,0 +1,70 @@
+"""`python -m harness setup`: make the built-in reference parsers runnable on a fresh Debian
+machine, with the steps .ci/run takes (one script, so the two cannot drift):
+
+1. `.ci/install-docker.sh`: Debian's docker.io (started with --bridge=none --iptables=false),
+   debootstrap, and mariadb-client (the host's mariadb-binlog);
+2. `python -m generators images build`: the local server images, MySQL 9.7's among them (its
+   mysqlbinlog is the mysqlbinlog parser). Cached: a no-op when the images are current.
+
+Both print their progress as they go. Set-up needs root (or sudo) and apt; where either is
+missing it says so and returns 2, and the parsers that need it stay unavailable, each naming
+this command.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+INSTALL_SCRIPT = REPO / ".ci" / "install-docker.sh"
+COMMAND = "python -m harness setup"
+
+
+def impossible_reason() -> str | None:
+    """Why set-up cannot run on this machine, or None."""
+    if not INSTALL_SCRIPT.is_file():
+        return f"{INSTALL_SCRIPT} is missing (run from a clone of the repository)"
+    if not shutil.which("apt-get"):
+        return "no apt-get (not a Debian machine): install Docker and mariadb-client by hand"
+    if os.geteuid() != 0 and not shutil.which("sudo"):
+        return "not root and no sudo: apt-get and dockerd need root"
+    return None
+
+
+def _step(title: str, argv: list[str]) -> int:
+    print(f"== setup: {title}", file=sys.stderr, flush=True)
+    return subprocess.run(argv, cwd=REPO, check=False).returncode
+
+
+def setup() -> int:
+    reason = impossible_reason()
+    if reason:
+        print(f"setup impossible here: {reason}", file=sys.stderr)
+        return 2
+    if _step("Docker engine and mariadb-client (.ci/install-docker.sh)",
+             ["bash", str(INSTALL_SCRIPT)]) != 0:
+        print("setup: the Docker engine did not come up (see above)", file=sys.stderr)
+        return 1
+    if _step("local server images (python -m generators images build)",
+             [sys.executable, "-m", "generators", "images", "build"]) != 0:
+        print("setup: the image build failed (see above)", file=sys.stderr)
+        return 1
+    print("== setup: done", file=sys.stderr)
+    return 0
+
+
+def check() -> int:
+    """Say what set-up would do; 0 when nothing is missing."""
+    from generators import docker_env, tools
+    missing = []
+    if docker_env.unavailable_reason():
+        missing.append("Docker engine")
+    elif not docker_env.image_exists(tools.MYSQL_IMAGE):
+        missing.append(f"image {tools.MYSQL_IMAGE}")
+    if not shutil.which("mariadb-binlog"):
+        missing.append("mariadb-binlog (mariadb-client)")
+    print("nothing missing" if not missing else f"missing: {', '.join(missing)} ({COMMAND})")
+    return 0 if not missing else 1
