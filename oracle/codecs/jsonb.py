@@ -220,7 +220,7 @@ def _container(shape: _Shape, buf: bytes, pos: int, avail: int, depth: int, st: 
     if st.budget < 0:
         raise _overspent(st, pos)
     inlined, read, readers = shape.inlined, shape.offset, _READERS
-    values = []
+    values: list[Any] = []
     append = values.append
     first = pos + 2 * osz + key_entries  # buffer index of the first value entry
     data_at = data_end = -1  # where the values' data starts and ends, if laid out fresh
