@@ -140,23 +140,27 @@ def canonical_at(buf: bytes, start: int, end: int, origin: int = 0) -> dict[str,
     if canonical["type"] != "json":
         return canonical
     if st.unfresh:
-        return {**canonical, "binary": bytes(buf[start:end]).hex()}
-    if not st.layout:
-        return canonical
-    return {**canonical, **_layout_lists(st.layout)}
+        canonical["binary"] = bytes(buf[start:end]).hex()
+    elif st.layout:
+        _add_layout_lists(canonical, st.layout)
+    return canonical
 
 
-def _layout_lists(layout: list[list[Any]]) -> dict[str, list[Any]]:
-    """layout_entries from the walk's entries: [path steps innermost first, field type (None for
-    an unsigned integer), bytes]. Like layout_entries, an opaque value of field type 0 has none."""
-    out: dict[str, list[Any]] = {"opaque": [], "unsigned": []}
+def _add_layout_lists(canonical: dict[str, Any], layout: list[list[Any]]) -> None:
+    """layout_entries from the walk's entries ([path steps innermost first, field type (None for
+    an unsigned integer), bytes]), added to canonical. Like layout_entries, an opaque value of
+    field type 0 has none."""
+    opaque, unsigned = [], []
     for steps, field_type, data in layout:
         steps.reverse()
         if field_type is None:
-            out["unsigned"].append(steps)
+            unsigned.append(steps)
         elif field_type:
-            out["opaque"].append({"path": steps, "field_type": field_type, "data": data.hex()})
-    return {name: entries for name, entries in out.items() if entries}
+            opaque.append({"path": steps, "field_type": field_type, "data": data.hex()})
+    if opaque:
+        canonical["opaque"] = opaque
+    if unsigned:
+        canonical["unsigned"] = unsigned
 
 
 def _decode(buf: bytes, start: int, end: int, origin: int, sink: _Sink) -> tuple[Any, _Walk]:
