@@ -5,6 +5,8 @@ control characters, bytes kept as surrogates), and on every event of the committ
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -67,3 +69,34 @@ def test_both_routes_agree_on_every_event_of_the_corpus_and_external_binlogs():
         except BinlogError:
             pass  # a damaged external binlog: the events before the error were compared
     assert events > 10_000
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _oracle_decode(path: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "oracle", "decode", str(path)], cwd=ROOT,
+                          capture_output=True, timeout=300)
+
+
+def test_the_command_prints_the_recorded_lines():
+    """`python -m oracle decode` prints what the corpus records (casefile.oracle_lines: json)."""
+    from generators.casefile import oracle_lines
+    picked = [p for p in _binlogs() if p.is_relative_to(CORPUS)][::40]
+    assert len(picked) >= 4
+    for path in picked:
+        proc = _oracle_decode(path)
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout.decode("utf-8").splitlines() == oracle_lines(path), path
+
+
+def test_the_command_stops_at_a_bad_byte_with_one_error_line(tmp_path):
+    from generators.casefile import oracle_lines
+    source = next(p for p in _binlogs() if p.is_relative_to(CORPUS) and p.stat().st_size > 2000)
+    cut = tmp_path / "cut.binlog"
+    cut.write_bytes(source.read_bytes()[:1500])
+    proc = _oracle_decode(cut)
+    expected = oracle_lines(cut)
+    assert proc.returncode == 1
+    assert proc.stdout.decode("utf-8").splitlines() == expected[:-1]  # the last is the error
+    assert proc.stderr.decode().count("\n") == 1 and proc.stderr.startswith(b"error: ")
