@@ -2,14 +2,21 @@
 
 `python -m harness.bench [--file F] [--repeat N]` (and `nox -s bench`). Without --file it makes
 (once, then cached) a >= 100 MiB ROW binlog of mixed column types from a real MySQL 9.7 server.
-Each measurement is the best of N runs; mysqlbinlog is timed inside its container so container
-start-up is not counted against it. Results are a table and a JSON file; the ratio column is
-oracle throughput / mysqlbinlog -vvv throughput (1.0 = as fast as mysqlbinlog -vvv).
+Each measurement is the best of N runs, the cases taking turns (round-robin) so a change in the
+machine's load falls on all of them; mysqlbinlog is timed inside its container so container
+start-up is not counted against it. Besides wall time, each case reports its CPU seconds (user +
+system of the process that decodes): on a machine shared with other work that is the steadier
+figure, and the ratios are given for both. `python -m oracle decode` and `python -m oracle rows` run as
+the commands users run (a process each, output to /dev/null, interpreter start-up included).
+Results are a table and a JSON file; the last column is the time over mysqlbinlog -vvv's (issue
+14's ratio: 2.0 = takes twice as long as mysqlbinlog -vvv).
 """
 from __future__ import annotations
 
 import argparse
 import json
+import subprocess
+import sys
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -18,6 +25,7 @@ from typing import Callable
 from oracle.decoder import decode_file
 from oracle.framing import walk
 
+ROOT = Path(__file__).resolve().parents[1]  # the checkout whose oracle is measured
 CACHE = Path.home() / ".cache" / "binlog-conformance" / "bench"
 DEFAULT_FILE = CACHE / "mysql-9.7-100mb.binlog"
 
@@ -25,19 +33,28 @@ DEFAULT_FILE = CACHE / "mysql-9.7-100mb.binlog"
 @dataclass
 class Measurement:
     name: str
-    seconds: float
+    seconds: float  # wall
+    cpu_seconds: float
     mb_per_s: float
-    ratio_to_mysqlbinlog_vvv: float | None = None
+    times_mysqlbinlog_vvv: float | None = None  # seconds / mysqlbinlog -vvv's seconds
+    cpu_times_mysqlbinlog_vvv: float | None = None  # the same for CPU seconds
+
+# A case runs once and returns (wall seconds, CPU seconds), or None to be timed from outside.
+Case = Callable[[], "tuple[float, float] | None"]
 
 
-def _best_of(repeat: int, run: Callable[[], float | None]) -> float:
-    """run() returns its own elapsed time (None: time it from outside)."""
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        inner = run()
-        best = min(best, inner if inner is not None else time.perf_counter() - t0)
-    return best
+def _timed(run: Case) -> tuple[float, float]:
+    t0, c0, k0 = time.perf_counter(), time.process_time(), _children_cpu()
+    inner = run()
+    if inner is not None:
+        return inner
+    return time.perf_counter() - t0, time.process_time() - c0 + _children_cpu() - k0
+
+
+def _children_cpu() -> float:
+    import resource
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _framing(path: Path) -> None:
@@ -52,27 +69,23 @@ def _decode(path: Path) -> None:
         pass
 
 
-def _decode_json(path: Path) -> None:
-    dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-    for event in decode_file(path):
-        dumps(event.to_json())
+def _oracle_command(path: Path, command: str) -> None:
+    """`python -m oracle <command> FILE > /dev/null`, this checkout's oracle."""
+    subprocess.run([sys.executable, "-m", "oracle", command, str(path)], cwd=ROOT, check=True,
+                   stdout=subprocess.DEVNULL)
 
 
-def _render_rows(path: Path) -> None:
-    from oracle import render_rows  # issue 3's `python -m oracle rows`
-    for _ in render_rows.iter_rows_lines(path):  # type: ignore[attr-defined]
-        pass
-
-
-def _mysqlbinlog(path: Path, args: str) -> float:
-    """Seconds mysqlbinlog itself took, measured inside the container."""
+def _mysqlbinlog(path: Path, args: str) -> tuple[float, float]:
+    """Wall and CPU seconds mysqlbinlog itself took, measured inside the container (CPU: the
+    shell's cutime + cstime, fields 16-17 of /proc/<shell>/stat, once it has waited for it)."""
     from generators.tools import run_in_image, MYSQL_IMAGE
     script = (f"a=$(date +%s%N); mysqlbinlog {args} \"$0\" > /dev/null || exit 3; "
-              "b=$(date +%s%N); echo $((b-a))")
+              "b=$(date +%s%N); echo $((b-a)) $(cut -d' ' -f16,17 /proc/$$/stat) $(getconf CLK_TCK)")
     proc = run_in_image(MYSQL_IMAGE, "sh", path, ["-c", script], timeout=3600)
     if proc.returncode != 0:
         raise RuntimeError(f"mysqlbinlog {args} failed: {proc.stderr.decode(errors='replace')[-500:]}")
-    return int(proc.stdout.split()[-1]) / 1e9
+    wall_ns, cutime, cstime, ticks = (int(x) for x in proc.stdout.split()[-4:])
+    return wall_ns / 1e9, (cutime + cstime) / ticks
 
 
 def _ensure_file(path: Path | None) -> Path:
@@ -87,35 +100,36 @@ def _ensure_file(path: Path | None) -> Path:
 
 def run(path: Path, repeat: int) -> list[Measurement]:
     size_mb = path.stat().st_size / 2**20
-    cases: list[tuple[str, Callable[[], float | None]]] = [
+    cases: list[tuple[str, Case]] = [
         ("mysqlbinlog (no -v)", lambda: _mysqlbinlog(path, "")),
         ("mysqlbinlog -vvv", lambda: _mysqlbinlog(path, "-vvv")),
         ("oracle framing only", lambda: _framing(path)),
-        ("oracle full decode", lambda: _decode(path)),
-        ("oracle decode + JSON lines", lambda: _decode_json(path)),
+        ("oracle full decode (in process)", lambda: _decode(path)),
+        ("python -m oracle decode", lambda: _oracle_command(path, "decode")),
+        ("python -m oracle rows", lambda: _oracle_command(path, "rows")),
     ]
-    try:
-        from oracle import render_rows
-        if hasattr(render_rows, "iter_rows_lines"):
-            cases.append(("oracle rows (### lines)", lambda: _render_rows(path)))
-    except ImportError:
-        pass
-    results = []
-    for name, fn in cases:
-        print(f"[bench] {name} ...", flush=True)
-        secs = _best_of(repeat, fn)
-        results.append(Measurement(name, secs, size_mb / secs))
+    best = {name: (float("inf"), float("inf")) for name, _ in cases}
+    for turn in range(1, repeat + 1):
+        for name, fn in cases:
+            print(f"[bench] {turn}/{repeat} {name} ...", flush=True)
+            wall, cpu = _timed(fn)
+            best[name] = (min(best[name][0], wall), min(best[name][1], cpu))
+    results = [Measurement(name, wall, cpu, size_mb / wall) for name, (wall, cpu) in best.items()]
     vvv = next(m for m in results if m.name == "mysqlbinlog -vvv")
     for m in results:
-        m.ratio_to_mysqlbinlog_vvv = m.mb_per_s / vvv.mb_per_s
+        m.times_mysqlbinlog_vvv = m.seconds / vvv.seconds
+        m.cpu_times_mysqlbinlog_vvv = m.cpu_seconds / vvv.cpu_seconds
     return results
 
 
 def table(results: list[Measurement], path: Path) -> str:
-    lines = [f"file: {path} ({path.stat().st_size / 2**20:.1f} MiB)",
-             f"{'decoder':32} {'seconds':>9} {'MB/s':>9} {'x mysqlbinlog -vvv':>19}"]
+    head = ("decoder", "wall s", "CPU s", "MiB/s (wall)", "wall / mysqlbinlog -vvv", "CPU / mysqlbinlog -vvv")
+    lines = [f"file: {path} ({path.stat().st_size / 2**20:.1f} MiB)", "",
+             "| " + " | ".join(head) + " |", "|" + "|".join("-" * (len(h) + 1) + ":" for h in head) + "|"]
     for m in results:
-        lines.append(f"{m.name:32} {m.seconds:9.2f} {m.mb_per_s:9.1f} {m.ratio_to_mysqlbinlog_vvv:19.2f}")
+        cells = (m.name, f"{m.seconds:.2f}", f"{m.cpu_seconds:.2f}", f"{m.mb_per_s:.1f}",
+                 f"{m.times_mysqlbinlog_vvv:.2f}", f"{m.cpu_times_mysqlbinlog_vvv:.2f}")
+        lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 

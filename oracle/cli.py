@@ -6,11 +6,11 @@ Exit 0 when the file decodes to its end; on invalid input, exit 1 with exactly o
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from .decoder import decode_file
 from .errors import BinlogError
+from .jsonlines import json_line
 from .render_rows import main as _rows_main
 from .survey import main as _survey_main
 from .verify import main as _verify_main
@@ -25,11 +25,10 @@ def _records(args: argparse.Namespace):
 
 
 def _decode(args: argparse.Namespace) -> int:
-    out = sys.stdout
+    out = sys.stdout.buffer
     try:
         for record in _records(args):
-            out.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")))
-            out.write("\n")
+            out.write(json_line(record))
     except BinlogError as e:
         out.flush()
         print(f"error: {e.kind} at offset {e.offset}: {e.message}", file=sys.stderr)

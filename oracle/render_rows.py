@@ -273,6 +273,18 @@ class Table:
     nullable: list[bool]
     styles: list[ColumnStyle]
     quote: Quoter
+    # columns-present string -> per present column: (index, style, "###   @N=", " /* ... is_null=")
+    _columns: dict[str, list[tuple[int, ColumnStyle, bytes, bytes]]] = field(default_factory=dict)
+
+    def columns(self, present: str) -> list[tuple[int, ColumnStyle, bytes, bytes]]:
+        """The present columns and the fixed parts of their lines, worked out once per bitmap."""
+        cols = self._columns.get(present)
+        if cols is None:
+            cols = self._columns[present] = [
+                (i, self.styles[i], b"###   @%d=" % (i + 1),
+                 b" /* %s meta=%d nullable=%d is_null=" % (self.styles[i].typestr, self.metas[i], self.nullable[i]))
+                for i, bit in enumerate(present) if bit == "1"]
+        return cols
 
     @classmethod
     def from_body(cls, body: dict[str, Any], mariadb: bool = False) -> "Table":
@@ -292,21 +304,18 @@ def _identifier(name: bytes) -> bytes:
 
 def _image(out: list[bytes], table: Table, present: str, image: dict[str, Any], clause: bytes) -> None:
     out.append(clause)
-    values = iter(image["values"])
-    for i, bit in enumerate(present):
-        if bit != "1":
-            continue
-        v = next(values)
-        style = table.styles[i]
-        col = b"@%d" % (i + 1)
-        if style.value is None:
-            t, m = table.types[i], table.metas[i]
-            out.append(b"###   %s=!! Don't know how to handle column type=%d meta=%d (%04x)\n"
-                       % (col, _printed_type(t, m), m, m))
+    metas, quote = table.metas, table.quote
+    for (i, style, head, tail), v in zip(table.columns(present), image["values"], strict=True):
+        printer = style.value
+        if printer is None:
+            t, m = table.types[i], metas[i]
+            out.append(head + b"!! Don't know how to handle column type=%d meta=%d (%04x)\n"
+                       % (_printed_type(t, m), m, m))
             raise StopEvent
-        text = b"NULL" if v is None else style.value(v, table.metas[i], col, table.quote)
-        out.append(b"###   %s=%s /* %s meta=%d nullable=%d is_null=%d */\n"
-                   % (col, text, style.typestr, table.metas[i], table.nullable[i], v is None))
+        if v is None:
+            out.append(head + b"NULL" + tail + b"1 */\n")
+        else:
+            out.append(head + printer(v, metas[i], head[6:-1], quote) + tail + b"0 */\n")
 
 
 def render_rows_event(type_code: int, body: dict[str, Any], table: Table | None) -> list[bytes]:
@@ -347,6 +356,17 @@ def render_rows_event(type_code: int, body: dict[str, Any], table: Table | None)
 def render(events: Iterable[dict[str, Any]]) -> Iterator[bytes]:
     """The ### output of a stream of canonical events (dicts), Transaction_payload contents
     included, in order."""
+    for block in _blocks(events):
+        yield from block
+
+
+def render_bytes(events: Iterable[dict[str, Any]]) -> Iterator[bytes]:
+    """render(), joined per rows event (what `python -m oracle rows` writes: fewer, larger writes)."""
+    for block in _blocks(events):
+        yield b"".join(block)
+
+
+def _blocks(events: Iterable[dict[str, Any]]) -> Iterator[list[bytes]]:
     state = _State()
     for e in events:
         yield from _render_one(e, state)
@@ -360,7 +380,7 @@ class _State:
     mariadb: bool = False
 
 
-def _render_one(e: dict[str, Any], state: _State) -> Iterator[bytes]:
+def _render_one(e: dict[str, Any], state: _State) -> Iterator[list[bytes]]:
     code = e["type_code"]
     body = e["body"]
     if code == 15:
@@ -369,7 +389,7 @@ def _render_one(e: dict[str, Any], state: _State) -> Iterator[bytes]:
     elif code == 19:
         state.tables[_int(body["table_id"])] = Table.from_body(body, state.mariadb)
     elif code in _ROWS_KIND:
-        yield from render_rows_event(code, body, state.tables.get(_int(body["table_id"])))
+        yield render_rows_event(code, body, state.tables.get(_int(body["table_id"])))
     elif code == 40:
         for inner in body.get("events") or ():
             yield from _render_one(inner, state)
@@ -381,8 +401,8 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     out = sys.stdout.buffer
     try:
-        for line in render(e.to_json() for e in decode_file(args[0])):
-            out.write(line)
+        for block in render_bytes(e.to_json() for e in decode_file(args[0])):
+            out.write(block)
     except BinlogError as e:
         out.flush()
         print(f"error: {e.kind} at offset {e.offset}: {e.message}", file=sys.stderr)

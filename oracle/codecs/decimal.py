@@ -73,7 +73,7 @@ def decode_decimal(data: bytes, precision: int, scale: int, offset: int = 0) -> 
     """The canonical text of a binary decimal. Raises BadEventBody (at `offset`) for an invalid
     precision/scale, a wrong byte count, or a digit group out of range."""
     lay = _layout(precision, scale)
-    if type(lay) is str:
+    if isinstance(lay, str):
         raise BadEventBody(offset, lay)
     if len(data) != lay.size:
         raise BadEventBody(offset, f"DECIMAL({precision},{scale}) takes {lay.size} bytes, got {len(data)}")

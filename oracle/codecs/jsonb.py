@@ -131,23 +131,41 @@ def decode_jsonb_at(buf: bytes, start: int, end: int, origin: int = 0) -> JsonVa
 
 
 def canonical_at(buf: bytes, start: int, end: int, origin: int = 0) -> dict[str, Any]:
-    """to_canonical(decode_jsonb_at(...)), the text written while decoding (no model built).
-    Only a document the text pass saw an opaque value or unsigned integer in is decoded again,
-    as the model, for those lists: the common document pays nothing for them."""
+    """to_canonical(decode_jsonb_at(...)), the text written while decoding (no model built),
+    with the layout lists gathered in the same pass (the walk's `layout`)."""
     if end <= start:
         return {"type": "json", "value": "null"}
     raw, st = _decode(buf, start, end, origin, _TEXT)
     canonical = _canonical(raw)
-    if st.unfresh and canonical["type"] == "json":
-        return {**canonical, "binary": bytes(buf[start:end]).hex()}
-    if not st.untold:
+    if canonical["type"] != "json":
         return canonical
-    return _with_layout(canonical, decode_jsonb_at(buf, start, end, origin))
+    if st.unfresh:
+        canonical["binary"] = bytes(buf[start:end]).hex()
+    elif st.layout:
+        _add_layout_lists(canonical, st.layout)
+    return canonical
+
+
+def _add_layout_lists(canonical: dict[str, Any], layout: list[list[Any]]) -> None:
+    """layout_entries from the walk's entries ([path steps innermost first, field type (None for
+    an unsigned integer), bytes]), added to canonical. Like layout_entries, an opaque value of
+    field type 0 has none."""
+    opaque, unsigned = [], []
+    for steps, field_type, data in layout:
+        steps.reverse()
+        if field_type is None:
+            unsigned.append(steps)
+        elif field_type:
+            opaque.append({"path": steps, "field_type": field_type, "data": data.hex()})
+    if opaque:
+        canonical["opaque"] = opaque
+    if unsigned:
+        canonical["unsigned"] = unsigned
 
 
 def _decode(buf: bytes, start: int, end: int, origin: int, sink: _Sink) -> tuple[Any, _Walk]:
     """What the sink built of the document, and the walk that says what its text does not
-    (untold: an opaque value or an unsigned integer; unfresh: a layout not MySQL's fresh one)."""
+    (layout: opaque values and unsigned integers; unfresh: a layout not MySQL's fresh one)."""
     if type(buf) is not bytes:  # slices of an mmap or bytearray: work on one bytes copy
         buf, origin, start, end = bytes(buf[start:end]), origin + start, 0, end - start
     st = _Walk(origin, end - start, sink)
@@ -159,18 +177,19 @@ def _decode(buf: bytes, start: int, end: int, origin: int, sink: _Sink) -> tuple
 
 class _Walk:
     """One document's decoding state. Every child, key byte and string byte spends one unit of
-    the budget (the document size), so aliased offsets cannot make the work explode. `untold`
-    says whether a value whose type the text does not tell was read (only those documents need
-    the layout lists); `unfresh` whether the bytes are laid out other than as MySQL serializes a
-    fresh document (free space an in-place partial update left); `last` is the byte length of
+    the budget (the document size), so aliased offsets cannot make the work explode. `unfresh`
+    says whether the bytes are laid out other than as MySQL serializes a
+    fresh document (free space an in-place partial update left); `layout` lists the values whose
+    type the text does not tell, as _layout_lists reads them (each container adds its step to
+    the paths of its children's entries); `last` is the byte length of
     the value a reader read last."""
-    __slots__ = ("origin", "budget", "sink", "untold", "unfresh", "last")
+    __slots__ = ("origin", "budget", "sink", "layout", "unfresh", "last")
 
     def __init__(self, origin: int, budget: int, sink: _Sink) -> None:
         self.origin = origin
         self.budget = budget
         self.sink = sink
-        self.untold = False
+        self.layout: list[list[Any]] = []
         self.unfresh = False
         self.last = 0
 
@@ -205,24 +224,30 @@ def _container(shape: _Shape, buf: bytes, pos: int, avail: int, depth: int, st: 
     if st.budget < 0:
         raise _overspent(st, pos)
     inlined, read, readers = shape.inlined, shape.offset, _READERS
-    values = []
+    values: list[Any] = []
     append = values.append
     first = pos + 2 * osz + key_entries  # buffer index of the first value entry
     data_at = data_end = -1  # where the values' data starts and ends, if laid out fresh
+    layout = st.layout
+    mark = len(layout)
+    owners = []  # (value entry, first and end index in layout) of children that added entries
     for e in range(first, first + count * ves, ves):
         t = buf[e]
         if t in inlined:
             append(readers[t](buf, e + 1, osz, depth, st))
-            continue
-        off = read(buf, e + 1)[0]
-        if not e - pos + ves <= off <= size:
-            raise BadEventBody(st.origin + e + 1, f"JSON value offset {off} is outside {e - pos + ves}..{size}")
-        append((readers.get(t) or _reader(t, pos + off, st))(buf, pos + off, size - off, depth, st))
-        if off != data_end:
-            if data_at >= 0:
-                st.unfresh = True
-            data_at = off
-        data_end = off + st.last
+        else:
+            off = read(buf, e + 1)[0]
+            if not e - pos + ves <= off <= size:
+                raise BadEventBody(st.origin + e + 1, f"JSON value offset {off} is outside {e - pos + ves}..{size}")
+            append((readers.get(t) or _reader(t, pos + off, st))(buf, pos + off, size - off, depth, st))
+            if off != data_end:
+                if data_at >= 0:
+                    st.unfresh = True
+                data_at = off
+            data_end = off + st.last
+        if len(layout) != mark:
+            owners.append((e, mark, len(layout)))
+            mark = len(layout)
     keys_end = header
     if is_object:
         keys = []
@@ -238,6 +263,11 @@ def _container(shape: _Shape, buf: bytes, pos: int, avail: int, depth: int, st: 
                 st.unfresh = True
             keys_end = key_off + key_len
             keys.append(buf[pos + key_off:pos + key_off + key_len])
+    for e, a, b in owners:
+        i = (e - first) // ves
+        step = keys[i].decode("utf-8", "surrogateescape") if is_object else i
+        for entry in layout[a:b]:
+            entry[0].append(step)
     # Fresh: keys right after the header, values right after the keys, nothing after them, and
     # the large form only where the small one cannot hold the container (judged loosely).
     values_from, values_to = (data_at, data_end) if data_at >= 0 else (keys_end, keys_end)
@@ -251,10 +281,11 @@ def _fixed(type_code: int, buf: bytes, pos: int, avail: int, depth: int, st: _Wa
     kind, width, unpack = _SCALARS[type_code]
     if avail < width:
         raise TruncatedEvent(st.origin + pos, f"JSON {kind} needs {width} bytes, {avail} left")
+    value = unpack(buf, pos)[0]
     if kind == "uint":
-        st.untold = True
+        st.layout.append([[], None, b""])
     st.last = width
-    return st.sink.fixed[type_code](unpack(buf, pos)[0])
+    return st.sink.fixed[type_code](value)
 
 
 def _literal(buf: bytes, pos: int, avail: int, depth: int, st: _Walk) -> Any:
@@ -281,7 +312,7 @@ def _opaque(buf: bytes, pos: int, avail: int, depth: int, st: _Walk) -> Any:
     _span(pos, 1 + n + length, avail, st, "JSON opaque value")
     start = pos + 1 + n
     field_type, data = buf[pos], buf[start:start + length]
-    st.untold = True
+    st.layout.append([[], field_type, data])
     st.last = 1 + n + length
     special = _SPECIAL.get(field_type)
     if special is None:

@@ -160,7 +160,7 @@ def read_image(buf: bytes, pos: int, end: int, readers: list[ValueReader]) -> tu
             v, pos = rd(buf, pos, end)
             append(v)
         bit <<= 1
-    image = {"null_bitmap": format(nulls & ((1 << n) - 1), f"0{n}b")[::-1] if n else "",
+    image: dict[str, Any] = {"null_bitmap": format(nulls & ((1 << n) - 1), f"0{n}b")[::-1] if n else "",
              "values": values}
     if n & 7:  # the bitmap's last byte has padding bits; oracle/events/rows.py summarises them
         image["null_padding"] = nulls >> n
