@@ -37,6 +37,7 @@ class Ev:
     format: FormatDescription  # the format in force for this event in the seed
     original: bytes  # the event as read from the seed, to tell which events changed
     pos_rule: str = "keep"  # how log_pos related to the seed position: "end", "start" or "keep"
+    offset: int = -1  # where the event starts in the seed (-1: unknown)
     fix_size: bool = True
     fix_pos: bool = True
     fix_crc: bool = True
@@ -72,6 +73,8 @@ class Ev:
     def frame(self, start: int) -> bytes:
         """The event's bytes at file offset start, with the repairs its fix_* flags allow. The
         header (and CRC) keep the repaired values: operators read them after an assemble()."""
+        if start == self.offset and self.unchanged():
+            return self.original  # what the repairs below give an unedited event in its place
         size = self.size()
         log_pos = None
         if self.v4 and self.fix_pos and self.pos_rule != "keep":
@@ -85,9 +88,23 @@ class Ev:
         self.crc = event[-CHECKSUM_LEN:]
         return event
 
+    def unchanged(self) -> bool:
+        """The event's bytes are still the seed's (sizes, positions and CRC included)."""
+        original, head_len = self.original, len(self.head)
+        if self.crc is None:
+            return (head_len + len(self.body) == len(original) and original.startswith(self.head)
+                    and original[head_len:] == self.body)
+        body_end = len(original) - CHECKSUM_LEN
+        return (head_len + len(self.body) == body_end and original.endswith(self.crc)
+                and original.startswith(self.head) and original[head_len:body_end] == self.body)
+
     def copy(self) -> "Ev":
-        return Ev(bytearray(self.head), bytearray(self.body), self.crc, self.format, self.original,
-                  self.pos_rule, self.fix_size, self.fix_pos, self.fix_crc)
+        # Not dataclasses.replace (which re-runs __init__): copying every event of a seed is a
+        # large share of building each fuzz input.
+        new = object.__new__(Ev)
+        new.__dict__.update(self.__dict__)
+        new.head, new.body = bytearray(self.head), bytearray(self.body)
+        return new
 
 
 @dataclass
@@ -118,6 +135,7 @@ class Binlog:
                 log_pos = raw.header.log_pos
                 ev.pos_rule = ("end" if log_pos == end else "start" if log_pos == raw.offset
                                else "keep")
+                ev.offset = raw.offset
                 events.append(ev)
                 end_of_last = end
         except BinlogError as e:
