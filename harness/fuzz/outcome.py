@@ -18,6 +18,7 @@ class Outcome:
     events: list[dict[str, Any]] = field(default_factory=list)
     error_kind: str | None = None  # None: decoded to the end
     error_offset: int | None = None
+    error_message: str = ""  # the oracle's, where it made this outcome
     # Differential mode: why this outcome disagrees with the oracle's on the same input (None: it
     # agrees, or no comparison was made).
     disagreement: str | None = None
@@ -53,8 +54,7 @@ def oracle_decode(data: bytes, head: Sequence[dict[str, Any]] = (), **how: Any) 
         for event in decode_bytes(data, **how):
             append(event.to_json())
     except BinlogError as e:
-        out.error_kind = e.kind
-        out.error_offset = e.offset
+        out.error_kind, out.error_offset, out.error_message = e.kind, e.offset, e.message
     return out
 
 

@@ -73,5 +73,6 @@ class SeedDecode:
         got = oracle_decode(mutant, head, resume=start, stop=back_in_step if rejoin else None)
         if met:
             got.events += self.outcome.events[met[0].events:]
-            got.error_kind, got.error_offset = self.outcome.error_kind, self.outcome.error_offset
+            seed = self.outcome
+            got.error_kind, got.error_offset, got.error_message = seed.error_kind, seed.error_offset, seed.error_message
         return got
