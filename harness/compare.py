@@ -138,6 +138,8 @@ def _type_name(event: dict[str, Any]) -> str:
 
 def compare_events(expected: list[dict[str, Any]], actual: list[dict[str, Any]],
                    caps: Capabilities) -> list[FieldDiff]:
+    if actual is expected and caps.every_event:  # the oracle's own decode as its reply (spark_checks)
+        return []
     exp = expected_subset(expected, caps)
     tables = tables_of(expected)
     diffs: list[FieldDiff] = []

@@ -82,6 +82,12 @@ def from_oracle(case: Case) -> Expectation:
     return _finish(events, error, case.meta, "oracle")
 
 
+def from_decode(events: list[dict[str, Any]], error: ErrorInfo | None, meta: dict[str, Any]) -> Expectation:
+    """The expectation of an input the oracle has already decoded (spark_checks decodes a mutant
+    from its window's checkpoints, harness/fuzz/resume.py)."""
+    return _finish(events, error, meta, "oracle")
+
+
 def expectation_for(case: Case) -> Expectation:
     if case.expected_file is not None:
         try:

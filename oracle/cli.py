@@ -33,6 +33,8 @@ def _decode(args: argparse.Namespace) -> int:
         out.flush()
         print(f"error: {e.kind} at offset {e.offset}: {e.message}", file=sys.stderr)
         return 1
+    except BrokenPipeError:  # `| head`: the reader left; not a read error of the file
+        return 0
     except OSError as e:
         print(f"error: cannot read {args.file}: {e.strerror}", file=sys.stderr)
         return 2

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import mmap
 import os
-from dataclasses import replace
-from typing import Any, Iterator
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Iterator
 
 from .context import DecodeContext
 from .errors import BadEventBody, BinlogError, UnknownEventType
@@ -17,12 +17,54 @@ from .reader import Reader
 from .values import binary
 
 
-def decode_bytes(buf: bytes, *, verify_checksums: bool = True) -> Iterator[Event]:
+@dataclass(frozen=True)
+class Checkpoint:
+    """The decoder's state just before the event at `offset` (the `events`-th of the file): the
+    format in force and the Table_maps seen, all the state DecodeContext carries from one event
+    to the next. It depends only on the bytes before `offset`, so any buffer that starts with
+    those bytes decodes from here exactly as from the beginning; and two buffers whose bytes
+    from `offset` to the end are the same decode the same from checkpoints in the same state."""
+
+    offset: int
+    events: int
+    format: FormatDescription
+    tables: dict[int, Any]
+
+    def same_state(self, other: "Checkpoint") -> bool:
+        return self.format == other.format and self.tables == other.tables
+
+
+def decode_bytes(buf: bytes, *, verify_checksums: bool = True, resume: Checkpoint | None = None,
+                 checkpoints: list[Checkpoint] | None = None,
+                 stop: Callable[[Checkpoint], bool] | None = None) -> Iterator[Event]:
     """Yield the canonical events of a whole binlog held in buf. A BinlogError is raised at the
-    first bad byte, after every event before it has been yielded."""
+    first bad byte, after every event before it has been yielded.
+
+    A fuzzer decodes a seed once and each mutant of it only where it differs (harness/fuzz/
+    resume.py): `checkpoints`, a list, gets the checkpoint before every event after the first;
+    `resume`, a checkpoint taken on a buffer whose first resume.offset bytes are buf's, starts the
+    decode there (only the events after it are yielded); `stop` ends the decode quietly before
+    the first event whose checkpoint it accepts."""
+    origin = 0
     ctx = new_context(verify_checksums)
-    for raw in walk(buf, verify_checksums=verify_checksums):
-        yield decode_raw(buf, raw, ctx)
+    if resume is None:
+        raws = walk(buf, verify_checksums=verify_checksums)
+    else:
+        origin, ctx.format, ctx.tables = resume.offset, resume.format, dict(resume.tables)
+        buf = buf[origin:]
+        raws = walk(buf, verify_checksums=verify_checksums, origin=origin, skip_magic=True,
+                    format=resume.format)
+    keep = checkpoints is not None or stop is not None
+    count, previous = (resume.events, resume.format) if resume else (0, None)
+    for raw in raws:
+        if keep and previous is not None:  # previous: the walk's format after the last event
+            here = Checkpoint(raw.offset, count, previous, dict(ctx.tables))
+            if checkpoints is not None:
+                checkpoints.append(here)
+            if stop is not None and stop(here):
+                return
+        yield decode_raw(buf, raw, ctx, origin)
+        count, previous = count + 1, raw.format
 
 
 def new_context(verify_checksums: bool = True) -> DecodeContext:

@@ -1,12 +1,13 @@
-"""`python -m spark_checks bench`: cases and mutants per second through the single-process
-harness and through the Spark job on local[1] and local[2], same inputs, same run, so the
-figures can be compared and a cluster's throughput estimated from them (docs/spark.md).
+"""`python -m spark_checks bench`: cases and mutants per second through the executors' code in
+one process (no Spark: the single-process loop) and through the Spark job on local[1] and
+local[2], same inputs, same run, so Spark's own cost per mutant and its scaling with cores can be
+read off, and a cluster's throughput estimated (docs/spark.md).
 
 Each mode runs twice, without and with N mutants per case: cases/s comes from the first run,
 mutants/s from the difference (what one more mutant costs once the fixed costs are paid, which
 is what a 10-million-mutant run is made of). Spark's times are the job's (listing, expansion,
-parsing, Parquet write), not the session start; the single-process time is the harness run,
-building the mutant files it reads reported apart."""
+parsing, Parquet write), not the session start. The load average is read before and after each
+mode: the machine is shared, and a second task slot only helps if a second core is free."""
 from __future__ import annotations
 
 import argparse
@@ -21,10 +22,11 @@ from typing import Any
 from harness.isolation import Limits
 
 from . import job, session
+from .execute import CASE, MUTANT, Item, check, expand, local_path
+from .inputs import local_cases
 from .parsers import resolve
-from .reference import inputs, single_process
 
-DEFAULT_MUTANTS = 20
+DEFAULT_MUTANTS = 200
 CORES = (1, 2)
 
 
@@ -42,29 +44,77 @@ class Timing:
     cases: int
     mutants: int
     seconds: float
+    cpu_seconds: float = 0.0  # this process and its descendants (the JVM, Python workers, parsers)
+
+
+def tree_cpu_seconds() -> float:
+    """CPU time of this process and every live descendant, with what each has reaped of its own
+    children (so a process that has exited is counted once, in its parent's)."""
+    parent, cpu = {}, {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parent[int(entry)] = int(fields[1])
+        cpu[int(entry)] = sum(int(x) for x in fields[11:15]) / tick  # utime stime cutime cstime
+    me, total = os.getpid(), 0.0
+    for pid in cpu:
+        p = pid
+        while p not in (me, 0, 1) and p in parent:
+            p = parent[p]
+        if p == me:
+            total += cpu[pid]
+    return total
 
 
 def _figures(mode: str, cores: int, cases_only: Timing, with_mutants: Timing, **extra: Any) -> dict[str, Any]:
     """Cases per second from the run without mutants; mutants per second from the difference
     between the two runs (the marginal cost of a mutant, fixed start-up costs cancelled out)."""
     extra_seconds = with_mutants.seconds - cases_only.seconds
+    extra_cpu = with_mutants.cpu_seconds - cases_only.cpu_seconds
     return {"mode": mode, "cores": cores, "cases": cases_only.cases, "mutants": with_mutants.mutants,
             "seconds_cases_only": round(cases_only.seconds, 3),
             "seconds_with_mutants": round(with_mutants.seconds, 3),
             "cases_per_second": _rate(cases_only.cases, cases_only.seconds),
             "mutants_per_second": _rate(with_mutants.mutants, extra_seconds),
             "inputs_per_second_overall": _rate(with_mutants.cases + with_mutants.mutants, with_mutants.seconds),
+            # per CPU second and the cores actually had: the machine is shared, so a second task
+            # slot is worth a second core only when one is free
+            "mutants_per_cpu_second": _rate(with_mutants.mutants, extra_cpu),
+            "cores_used": round(extra_cpu / extra_seconds, 2) if extra_seconds > 0 else None,
             **extra}
 
 
-def _single(corpora: list[str], specs, n: int, seed: int, limits: Limits, work: Path) -> Timing:
-    ref = single_process(corpora, specs, n, seed, limits, work)
-    return Timing(ref.cases, ref.mutants, ref.seconds)
+def _local_items(corpora: list[str]) -> list[Item]:
+    """The cases of local roots as the job's Items (bytes read here instead of by binaryFile)."""
+    items = []
+    for root in corpora:
+        for c in local_cases(root):
+            data = Path(local_path(c["path"])).read_bytes()
+            expected = Path(local_path(c["expected_path"])).read_bytes() if c["expected_path"] else None
+            items.append(Item(c["id"], CASE, c["id"], root, c["meta_json"], data, c["path"], expected,
+                              c["expected_path"]))
+    return items
+
+
+def _single(items: list[Item], specs, n: int, seed: int, limits: Limits) -> Timing:
+    """The executors' code (expansion, expectation, parsers, result rows) in this one process."""
+    started, cpu = time.monotonic(), tree_cpu_seconds()
+    rows = list(check((x for item in items for x in expand(item, n, seed)), specs, limits))
+    seconds = time.monotonic() - started
+    mutants = sum(1 for r in rows if r["kind"] == MUTANT) // max(1, len(specs))
+    return Timing(len(items), mutants, seconds, tree_cpu_seconds() - cpu)
 
 
 def _spark_run(spark, s: job.Settings) -> Timing:
+    cpu = tree_cpu_seconds()
     info = job.run(spark, s)
-    return Timing(info.cases, info.mutants, info.seconds)
+    return Timing(info.cases, info.mutants, info.seconds, tree_cpu_seconds() - cpu)
 
 
 def _mutant_task_seconds(spark, out: str) -> float:
@@ -93,26 +143,44 @@ def _spark(corpora: list[str], specs, n: int, seed: int, limits: Limits, work: P
                     parquet_bytes_per_result=round(parquet / max(1, len(specs) * (runs[1].cases + runs[1].mutants))))
 
 
+def _load() -> list[float]:
+    return [round(x, 2) for x in os.getloadavg()]
+
+
+def _with_load(measure_mode) -> dict[str, Any]:
+    before = _load()
+    row = measure_mode()
+    return {**row, "load_average_before": before, "load_average_after": _load()}
+
+
 def measure(corpora: list[str], specs, n: int, seed: int, limits: Limits, work: Path) -> dict[str, Any]:
-    started = time.monotonic()
-    inputs(corpora, n, seed, work / "build")  # timed apart: building the mutant files on one core
-    build_seconds = time.monotonic() - started
-    rows = [_figures("single-process harness", 1, _single(corpora, specs, 0, seed, limits, work / "ref0"),
-                     _single(corpora, specs, n, seed, limits, work / "ref"),
-                     mutant_build_seconds=round(build_seconds, 3))]
-    rows += [_spark(corpora, specs, n, seed, limits, work, cores) for cores in CORES]
-    one, two = rows[1]["mutants_per_second"], rows[2]["mutants_per_second"]
+    items = _local_items(corpora)
+    _single(items[:3], specs, 2, seed, limits)  # imports, first decodes: not what a long run pays
+    rows = [_with_load(lambda: _figures("single-process loop", 1, _single(items, specs, 0, seed, limits),
+                                        _single(items, specs, n, seed, limits)))]
+    rows += [_with_load(lambda: _spark(corpora, specs, n, seed, limits, work, cores)) for cores in CORES]
+    loop, one, two = (r["mutants_per_second"] for r in rows)
+    cpu_one, cpu_two = (r["mutants_per_cpu_second"] for r in rows[1:])
     return {"corpora": corpora, "parsers": [p.label for p in specs], "mutants_per_case": n, "seed": seed,
-            "cpus": os.cpu_count(), "load_average_at_end": [round(x, 2) for x in os.getloadavg()], "runs": rows,
-            "mutants_scaling_1_to_2": round(two / one, 3) if one else None}
+            "cpus": os.cpu_count(), "load_average_at_end": _load(), "runs": rows,
+            "spark_per_core_vs_loop": round(one / loop, 3) if loop else None,
+            "mutants_scaling_1_to_2": round(two / one, 3) if one else None,
+            # what local[2] would do with two free cores: its rate per CPU second on each of them
+            "mutants_scaling_1_to_2_per_cpu": round(2 * cpu_two / cpu_one, 3) if cpu_one else None}
 
 
 def render(doc: dict[str, Any]) -> str:
     lines = [f"{'mode':24} {'cases':>6} {'mutants':>7} {'s (cases)':>9} {'s (+mutants)':>12} "
-             f"{'cases/s':>8} {'mutants/s':>9}"]
+             f"{'cases/s':>8} {'mutants/s':>9}  load before -> after"]
     for r in doc["runs"]:
         lines.append(f"{r['mode']:24} {r['cases']:6} {r['mutants']:7} {r['seconds_cases_only']:9.1f} "
-                     f"{r['seconds_with_mutants']:12.1f} {r['cases_per_second']:8.1f} {r['mutants_per_second']:9.1f}")
+                     f"{r['seconds_with_mutants']:12.1f} {r['cases_per_second']:8.1f} {r['mutants_per_second']:9.1f}"
+                     f"  {r['load_average_before'][0]} -> {r['load_average_after'][0]}")
+    lines.append(f"Spark local[1] per core vs the single-process loop: x{doc['spark_per_core_vs_loop']}")
+    lines.append("mutants per CPU second: " + ", ".join(
+        f"{r['mode']} {r['mutants_per_cpu_second']} ({r['cores_used']} cores used)" for r in doc["runs"]))
+    lines.append(f"scaling local[1] -> local[2] with two free cores (2 x per-CPU-second rate of local[2] / "
+                 f"local[1]'s): x{doc['mutants_scaling_1_to_2_per_cpu']}")
     lines.append(f"mutants/s scaling local[1] -> local[2]: x{doc['mutants_scaling_1_to_2']}  "
                  f"(parsers: {', '.join(doc['parsers'])}; {doc['mutants_per_case']} mutants per case; "
                  f"{doc['cpus']} CPUs, load average at the end {doc['load_average_at_end']})")

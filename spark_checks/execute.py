@@ -9,18 +9,20 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import time
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from harness.corpus import Case
 from harness.expectations import expectation_for
 from harness.isolation import Limits
 from harness.outcomes import CaseResult
-from harness.runner import run_case
+from harness.runner import Target, run_case
 
 from .expand import mutants_of, seed_windows
-from .parsers import ParserSpec
+from .inline import ORACLE_PLUGIN, Replay, WindowDecodes, mutant_expectation, oracle_hello, oracle_reply
+from .parsers import PLUGIN, ParserSpec
 
 CASE, MUTANT, BATCH = "case", "mutant", "batch"
 DEFAULT_BATCH = 50  # mutants built and checked together
@@ -46,6 +48,7 @@ class Item:
     expect: str | None = None
     server_version: str | None = None  # a mutant's parent's, when its own FDE no longer says
     windows: tuple[bytes, ...] = ()  # a batch: the seed windows its mutants are made from
+    window: bytes | None = None  # a mutant: the window it was made from (its expectation resumes there)
     ks: tuple[int, int] = (0, 0)  # a batch: mutants k in range(*ks)
     seed: int = 0  # a batch: the run's mutation seed
 
@@ -86,10 +89,12 @@ def expand(item: Item, n: int, seed: int, batch: int = DEFAULT_BATCH) -> Iterato
 
 
 def mutant_items(batch: Item) -> Iterator[Item]:
-    for m in mutants_of(batch.id, list(batch.windows), range(*batch.ks), batch.seed):
+    """The batch's mutants; server_version stays None (check() reads it only when needed)."""
+    windows = list(batch.windows)
+    for m in mutants_of(batch.id, windows, range(*batch.ks), batch.seed):
         yield Item(m.id, MUTANT, batch.id, batch.corpus, data=m.data, operator=m.operator,
                    rng_seed=m.rng_seed, description=m.description, expect=m.expect,
-                   server_version=binlog_version(m.data))
+                   window=windows[m.index % len(windows)])
 
 
 def _inputs(items: Iterable[Item]) -> Iterator[Item]:
@@ -116,10 +121,13 @@ def _materialize(item: Item, tmp: Path, n: int) -> Case:
     return Case(item.id, binlog, meta, expected)
 
 
-def finish(result: CaseResult, fallback_version: str | None) -> CaseResult:
-    """A mutant whose damage hides the server version keeps its window's, for the matrix."""
-    if result.server_version == "unknown" and fallback_version:
-        return replace(result, server_version=fallback_version)
+def finish(result: CaseResult, fallback_version: str | None | Callable[[], str | None]) -> CaseResult:
+    """A mutant whose damage hides the server version keeps its window's, for the matrix (the
+    fallback may be a function, called only then)."""
+    if result.server_version == "unknown":
+        version = fallback_version() if callable(fallback_version) else fallback_version
+        if version:
+            return replace(result, server_version=version)
     return result
 
 
@@ -142,17 +150,37 @@ def row(item: Item, r: CaseResult, size: int) -> dict[str, Any]:
 
 
 def check(items: Iterable[Item], specs: list[ParserSpec], limits: Limits) -> Iterator[dict[str, Any]]:
-    """Every item under every parser; one testee process per parser for the whole partition."""
+    """Every item under every parser; one testee process per parser for the whole partition.
+    A mutant's expectation is decoded from its window's checkpoints, and the oracle as a parser
+    answers with the decode its expectation was made of (spark_checks/inline.py)."""
     targets = [s.target(limits) for s in specs]
+    oracle = [s.kind == PLUGIN and s.spec == ORACLE_PLUGIN for s in specs]
+    hello = oracle_hello() if any(oracle) else None
+    decodes = WindowDecodes()
     try:
         with tempfile.TemporaryDirectory(prefix="spark-checks-") as tmp:
             for n, item in enumerate(_inputs(items)):
-                case = _materialize(item, Path(tmp), n)
-                expectation = expectation_for(case)
-                size = case.path.stat().st_size
-                for t in targets:
-                    yield row(item, finish(run_case(case, t, expectation), item.server_version), size)
-                for f in (tmp_file for tmp_file in (case.path, case.expected_file)
+                started = time.monotonic()
+                case: Case | None = None
+                if item.kind == MUTANT and item.window is not None and item.data is not None:
+                    expectation = mutant_expectation(decodes.of(item.window), item.data)
+                    size = len(item.data)
+                else:
+                    case = _materialize(item, Path(tmp), n)
+                    expectation = expectation_for(case)
+                    size = case.path.stat().st_size
+                decoded = time.monotonic() - started
+                version = (lambda: binlog_version(item.bytes())) if item.kind == MUTANT else item.server_version
+                for spec, target, is_oracle in zip(specs, targets, oracle):
+                    if is_oracle and expectation.source == "oracle":
+                        inline = Target(target.label, Replay(hello, oracle_reply(expectation)))
+                        r = run_case(case or Case(item.id, Path(item.id)), inline, expectation)
+                        r = replace(r, duration=round(r.duration + decoded, 3))
+                    else:
+                        case = case or _materialize(item, Path(tmp), n)
+                        r = run_case(case, target, expectation)
+                    yield row(item, finish(r, version), size)
+                for f in (tmp_file for tmp_file in ((case.path, case.expected_file) if case else ())
                           if tmp_file is not None and str(tmp_file).startswith(tmp)):
                     os.unlink(f)
     finally:

@@ -6,15 +6,35 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from urllib.parse import urlparse
 
 from .packaging import build_zip
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_MASTER = "local[*]"
+LOOPBACK = "127.0.0.1"
 
 
 def is_local(master: str) -> bool:
     return master.startswith("local")
+
+
+def on_loopback(master: str) -> bool:
+    """A local master, or a cluster master on this machine's loopback (spark://127.0.0.1:7077)."""
+    host = urlparse(master).hostname if "://" in master else None
+    return is_local(master) or host in ("localhost", "::1") or bool(host and host.startswith("127."))
+
+
+def loopback_conf() -> dict[str, str]:
+    """Where the driver listens and what it tells executors to call it: the loopback, not the
+    address Spark finds for the hostname (here eth0's, with a warning at every start)."""
+    return {"spark.driver.bindAddress": LOOPBACK, "spark.driver.host": LOOPBACK}
+
+
+def _loopback_environment() -> None:
+    """SPARK_LOCAL_IP is read by the JVM when it starts (the executor, block manager and
+    shuffle addresses, and the hostname check that warns): set before the gateway is launched."""
+    os.environ["SPARK_LOCAL_IP"] = LOOPBACK
 
 
 def _local_environment() -> None:
@@ -43,6 +63,10 @@ def get(master: str | None = None, app: str = "binlog-conformance", quiet: bool 
         chosen = master or os.environ.get("SPARK_MASTER") or DEFAULT_MASTER
         if is_local(chosen):
             _local_environment()
+        if on_loopback(chosen):
+            _loopback_environment()
+            for key, value in loopback_conf().items():
+                builder = builder.config(key, value)
         builder = builder.master(chosen)
         if is_local(chosen):
             builder = builder.config("spark.ui.enabled", "false")  # no web UI port for a local run

@@ -227,3 +227,19 @@ def test_declaring_crc32_over_hidden_crcs_is_not_a_promised_rejection(seeds):
     assert again.data == data and oracle_parse(again.data).accepted
     stripped = mutate("crc_declared_absent_present", data, 0)
     assert stripped.expect is Expect.MUST_REJECT and not oracle_parse(stripped.data).accepted
+
+
+def test_an_event_copy_has_every_field_and_its_own_bytes():
+    """Ev.copy sets the fields one by one (for speed): a field added later must be copied too;
+    assemble reuses an unedited event's bytes only while they are the seed's."""
+    seed = Binlog.parse(BINLOGS[0].path.read_bytes())
+    i = max(range(len(seed.events)), key=lambda j: len(seed.events[j].body))
+    ev = seed.events[i]
+    copy = ev.copy()
+    assert copy == ev and copy.head is not ev.head and copy.body is not ev.body
+    assert seed.copy().assemble() == seed.meta["data"]
+    copy.body[0] ^= 1
+    assert not copy.unchanged() and ev.unchanged()
+    edited = seed.copy()
+    edited.events[i] = copy
+    assert edited.assemble() != seed.meta["data"]

@@ -265,3 +265,56 @@ def test_a_missing_or_self_baseline_is_a_usage_error(tmp_path):
     run = ["run", "--corpus", str(tmp_path), "--parser", "oracle", "--out", str(tmp_path / "out")]
     assert cli.main([*run, "--baseline", str(tmp_path / "nothing")]) == cli.EXIT_USAGE
     assert cli.main([*run, "--baseline", str(tmp_path / "out")]) == cli.EXIT_USAGE
+
+
+# A local session as the job makes it, in its own process (a fresh JVM: the address is chosen at
+# its start), reporting the driver's address and the TCP sockets the JVM listens on.
+LOOPBACK_PROBE = """
+import json, os, sys
+sys.path.insert(0, {root!r})
+from spark_checks import session
+spark = session.get("local[1]", quiet=True)
+sc = spark.sparkContext
+assert sc.parallelize(range(10), 2).map(lambda x: x * 2).sum() == 90  # executors and workers up
+pid = sc._jvm.java.lang.ProcessHandle.current().pid()
+sockets = set()
+for fd in os.listdir(f"/proc/{{pid}}/fd"):
+    try:
+        link = os.readlink(f"/proc/{{pid}}/fd/{{fd}}")
+    except OSError:
+        continue
+    if link.startswith("socket:["):
+        sockets.add(link[8:-1])
+listening = []
+for table in ("tcp", "tcp6"):
+    with open(f"/proc/net/{{table}}") as f:
+        next(f)
+        for line in f:
+            fields = line.split()
+            if fields[3] == "0A" and fields[9] in sockets:  # 0A: LISTEN
+                listening.append(fields[1].split(":")[0])
+conf = sc.getConf()
+print(json.dumps({{"host": conf.get("spark.driver.host"), "bind": conf.get("spark.driver.bindAddress"),
+                  "listening": listening}}))
+spark.stop()
+"""
+LOOPBACK_HEX = ("0100007F", "0000000000000000FFFF00000100007F", "00000000000000000000000001000000")
+
+
+def test_a_local_run_stays_on_loopback(tmp_path):
+    """Issue 14: a local run binds the driver to 127.0.0.1, so Spark no longer warns that the
+    hostname resolves to a loopback address and falls back to eth0's, and every socket the JVM
+    listens on is a loopback one. SPARK_LOCAL_IP is not inherited: spark_checks sets it."""
+    _spark_or_skip()
+    probe = tmp_path / "probe.py"
+    probe.write_text(LOOPBACK_PROBE.format(root=str(PROJECT)))
+    env = {k: v for k, v in os.environ.items() if k != "SPARK_LOCAL_IP"}
+    proc = subprocess.run([sys.executable, str(probe)], cwd=PROJECT, capture_output=True, text=True,
+                          timeout=600, env=env)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "resolves to a loopback address" not in proc.stderr, proc.stderr[-3000:]
+    assert "SPARK_LOCAL_IP" not in proc.stderr, proc.stderr[-3000:]
+    found = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert (found["host"], found["bind"]) == ("127.0.0.1", "127.0.0.1")
+    assert found["listening"], "the driver JVM listens on no TCP socket?"
+    assert all(a in LOOPBACK_HEX for a in found["listening"]), found["listening"]

@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # importing seeds imports the oracle, which the child must im
     from .seeds import Seed
 
 MAX_LEN = 1 << 16
+MAX_BASES = 512  # outcomes of mutator inputs kept (the corpus units libFuzzer picks from)
 
 
 @dataclass(frozen=True)
@@ -192,7 +193,7 @@ class Session:
         self.out = Path(config["out_dir"])
         self.log = F.FindingLog(self.out / "findings", int(config["keep_per_signature"]))
         self.last: tuple[str, dict[str, Any], Any, bytes] | None = None  # (sha1, note, mutation, input)
-        self.base: dict[str, Any] = {}  # sha1 of a mutator input -> its outcome
+        self.base: dict[bytes, Any] = {}  # a mutator input -> its outcome (decoded once, not per mutant)
         self.executions = 0
         self.operators: dict[str, int] = {}
         self.saved_at = 0.0
@@ -254,7 +255,7 @@ class Session:
             self._found(F.Finding(F.DIFFERENTIAL, f"{F.DIFFERENTIAL}:{got.disagreement_key}", got.disagreement,
                                   data, {**note, "outcome": got.summary()}))
         if got is not None and mutation is not None and mutation.expect is not Expect.ANY_CLEAN:
-            base = self._parse(base_data, {"operator": "base-of-" + mutation.operator})
+            base = self._base_outcome(base_data, mutation.operator)
             why = violation(mutation, base, got, data) if base is not None else None
             if why is not None:
                 kind = F.BAD_CRC if mutation.operator.startswith("crc_") and got.accepted else F.EXPECTATION
@@ -262,6 +263,19 @@ class Session:
                                       {**note, "outcome": got.summary(), "seed_outcome": base.summary()}))
         if self.executions % 100 == 0 or time.monotonic() - self.saved_at > 5:
             self.save_state()
+
+    def _base_outcome(self, base_data: bytes, operator: str):
+        """The outcome of the input a mutation was made from. libFuzzer mutates the same corpus
+        units again and again: each is parsed once (issue 14), not once per mutant. A base that
+        crashes or hangs is a finding each time, as before."""
+        found = self.base.get(base_data)
+        if found is None:
+            found = self._parse(base_data, {"operator": "base-of-" + operator})
+            if found is not None:
+                if len(self.base) >= MAX_BASES:
+                    self.base.clear()
+                self.base[base_data] = found
+        return found
 
     def _parse(self, data: bytes, note: dict[str, Any]):
         from oracle.errors import BinlogError

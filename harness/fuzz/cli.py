@@ -122,10 +122,21 @@ def _timeout(args: argparse.Namespace) -> float:
     return 5.0 if args.parser in (None, "oracle") else 60.0
 
 
+def _plugin(args: argparse.Namespace) -> str | None:
+    """The parser plugin to load, None for the in-process target. The oracle's plugin is the
+    decoder the target calls, behind a temporary file per input: without --differential the
+    engines call the decoder directly (and the mutate engine decodes each mutant only where it
+    differs from its seed, harness/fuzz/resume.py)."""
+    return None if args.parser == "oracle" and not args.differential else args.parser
+
+
 def _parse(args: argparse.Namespace) -> Callable:
-    from .outcome import differential_parse, plugin_parse
-    if args.parser:
-        return differential_parse(args.parser) if args.differential else plugin_parse(args.parser)
+    from .outcome import differential_parse, oracle_parse, plugin_parse
+    plugin = _plugin(args)
+    if plugin:
+        return differential_parse(plugin) if args.differential else plugin_parse(plugin)
+    if args.parser == "oracle":
+        return oracle_parse
     module, _, name = args.target.partition(":")
     return getattr(importlib.import_module(module), name)
 
@@ -166,7 +177,8 @@ def _atheris(args: argparse.Namespace) -> dict[str, Any]:
     runs = args.count if args.count is not None else DEFAULT_COUNT["atheris"]
     seconds = int(args.seconds) if args.seconds is not None else (0 if runs else DEFAULT_SECONDS)
     instrument = tuple(args.instrument) if args.instrument is not None else _instrumented(args.parser)
-    settings = AtherisSettings(target=args.target, parser=args.parser, instrument=instrument, runs=runs,
+    target = "harness.fuzz.outcome:oracle_parse" if args.parser == "oracle" else args.target
+    settings = AtherisSettings(target=target, parser=_plugin(args), instrument=instrument, runs=runs,
                                max_time=seconds, timeout=_timeout(args), memory_mb=max(args.memory_mb, 4096),
                                out_dir=out, seed=args.seed, differential=args.differential,
                                operators=tuple(args.operators or ()))

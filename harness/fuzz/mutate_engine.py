@@ -29,6 +29,7 @@ from oracle.errors import BinlogError
 
 from . import findings as F
 from .outcome import Outcome, Parse, effective_expectation, oracle_parse, violation
+from .resume import SeedDecode
 from .seeds import Seed
 
 
@@ -57,6 +58,7 @@ class Stats:
     not_applicable: int = 0
     per_operator: dict[str, Counter] = field(default_factory=dict)
     peak_child_rss_kb: int = 0
+    child_cpu_s: float = 0.0  # CPU time the children spent on inputs: the rate on a busy machine
 
     def count(self, op: str, status: str) -> None:
         self.per_operator.setdefault(op, Counter())[status] += 1
@@ -147,6 +149,11 @@ class Shared:
     parsed: list[Binlog]
     outcomes: list[Outcome | None]  # None: not parsed yet (a slow parser parses only the seeds it needs)
     parse: Parse
+    # The oracle: each seed's decode, so a mutant is decoded only from where it differs (resume.py).
+    decodes: list[SeedDecode] | None = None
+
+    def parse_mutant_of(self, k: int) -> Parse:
+        return self.decodes[k].parse if self.decodes is not None else self.parse
 
 
 def _child(conn: Connection, sh: Shared) -> None:
@@ -162,6 +169,7 @@ def _child(conn: Connection, sh: Shared) -> None:
         if job is None:
             return
         results = []
+        cpu = time.process_time()
         for i in job:
             plan = build(i, s, sh.ops, sh.parsed)
             if plan is None:
@@ -170,9 +178,10 @@ def _child(conn: Connection, sh: Shared) -> None:
             k = plan.seed_index
             if sh.outcomes[k] is None:
                 sh.outcomes[k] = _seed_outcome(sh.seeds[k], sh.parse, F.FindingLog(None))
-            status, finding = check_one(plan, sh.seeds[k].name, sh.outcomes[k], sh.parse, s.timeout, s.seed)
+            status, finding = check_one(plan, sh.seeds[k].name, sh.outcomes[k], sh.parse_mutant_of(k),
+                                        s.timeout, s.seed)
             results.append((i, plan.operator, status, finding))
-        conn.send((results, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))
+        conn.send((results, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, time.process_time() - cpu))
 
 
 class Child:
@@ -213,18 +222,19 @@ def run(seeds: Sequence[Seed], settings: Settings, parse: Parse = oracle_parse,
         raise ValueError("no seed binlogs")
     log = F.FindingLog(s.out_dir / "findings" if s.out_dir else None, s.keep_per_signature)
     parsed = [Binlog.parse(x.data) for x in seeds]
-    # The oracle in-process is cheap: parse every seed up front (a crash on one is a finding);
+    # The oracle in-process is cheap: decode every seed up front (a crash on one is a finding);
     # another parser parses a seed in the child that first needs it.
-    outcomes = ([_seed_outcome(x, parse, log) for x in seeds] if parse is oracle_parse
-                else [None] * len(seeds))
-    sh = Shared(s, tuple(ops), list(seeds), parsed, outcomes, parse)
+    decodes = [_seed_decode(x, log) for x in seeds] if parse is oracle_parse else None
+    outcomes: list[Outcome | None] = [d.outcome for d in decodes] if decodes else [None] * len(seeds)
+    sh = Shared(s, tuple(ops), list(seeds), parsed, outcomes, parse, decodes)
     stats = Stats()
     started = time.monotonic()
     last_report = 0
 
-    def record(results: list, rss: int) -> None:
+    def record(results: list, rss: int, cpu: float = 0.0) -> None:
         nonlocal last_report
         stats.peak_child_rss_kb = max(stats.peak_child_rss_kb, rss)
+        stats.child_cpu_s += cpu
         for _i, op, status, finding in results:
             if status == "n/a":
                 stats.not_applicable += 1
@@ -247,6 +257,8 @@ def run(seeds: Sequence[Seed], settings: Settings, parse: Parse = oracle_parse,
             "operators": len(ops), "seeds": len(seeds), "inputs": stats.inputs,
             "not_applicable": stats.not_applicable, "elapsed_s": round(elapsed, 2),
             "inputs_per_s": round(stats.inputs / elapsed, 1) if elapsed else None,
+            "child_cpu_s": round(stats.child_cpu_s, 2),
+            "inputs_per_cpu_s": round(stats.inputs / stats.child_cpu_s, 1) if stats.child_cpu_s else None,
             "peak_child_rss_mib": round(stats.peak_child_rss_kb / 1024, 1),
             "timeout_s": s.timeout, "memory_limit_mib": s.memory_mb,
             "findings": log.summary(),
@@ -285,7 +297,16 @@ def _seed_outcome(seed: Seed, parse: Parse, log: F.FindingLog) -> Outcome:
         return Outcome(error_kind="crash")
 
 
-def _drive(sh: Shared, record: Callable[[list, int], None], log: F.FindingLog) -> None:
+def _seed_decode(seed: Seed, log: F.FindingLog) -> SeedDecode:
+    """The oracle's decode of a seed with its checkpoints. A seed the oracle crashes on is a
+    finding, and its mutants are decoded from the start (no checkpoints)."""
+    try:
+        return SeedDecode.of(seed.data)
+    except Exception:  # noqa: BLE001 - _seed_outcome records it
+        return SeedDecode(seed.data, _seed_outcome(seed, oracle_parse, log))
+
+
+def _drive(sh: Shared, record: Callable[..., None], log: F.FindingLog) -> None:
     s = sh.settings
     ctx = mp.get_context("fork")
     stop_at = time.monotonic() + s.seconds if s.seconds is not None else None
@@ -312,11 +333,11 @@ def _drive(sh: Shared, record: Callable[[list, int], None], log: F.FindingLog) -
             for c in list(busy):
                 if c.conn in ready and c.conn.poll():
                     try:
-                        results, rss = c.conn.recv()
+                        results, rss, cpu = c.conn.recv()
                     except (EOFError, OSError):
                         results = None
                     if results is not None:
-                        record(results, rss)
+                        record(results, rss, cpu)
                         busy.remove(c)
                         idle.append(c)
                         continue
@@ -330,7 +351,7 @@ def _drive(sh: Shared, record: Callable[[list, int], None], log: F.FindingLog) -
             c.stop()
 
 
-def _isolate(ctx: Any, sh: Shared, job: list[int], record: Callable[[list, int], None],
+def _isolate(ctx: Any, sh: Shared, job: list[int], record: Callable[..., None],
              log: F.FindingLog) -> None:
     """Re-run a batch whose child died or stalled, one input per child, to find the culprit."""
     s = sh.settings
@@ -339,8 +360,7 @@ def _isolate(ctx: Any, sh: Shared, job: list[int], record: Callable[[list, int],
         c.send([i])
         if c.conn.poll(s.timeout * 3 + 10):
             try:
-                results, rss = c.conn.recv()
-                record(results, rss)
+                record(*c.conn.recv())
                 c.stop()
                 continue
             except (EOFError, OSError):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from harness.mutations import Expect, Mutation, expectation_on
 
@@ -18,6 +18,7 @@ class Outcome:
     events: list[dict[str, Any]] = field(default_factory=list)
     error_kind: str | None = None  # None: decoded to the end
     error_offset: int | None = None
+    error_message: str = ""  # the oracle's, where it made this outcome
     # Differential mode: why this outcome disagrees with the oracle's on the same input (None: it
     # agrees, or no comparison was made).
     disagreement: str | None = None
@@ -39,14 +40,21 @@ Parse = Callable[[bytes], Outcome]
 
 def oracle_parse(data: bytes) -> Outcome:
     """The reference decoder, checksums verified. Only oracle.errors.BinlogError is a rejection."""
-    from oracle import BinlogError, decode_bytes
-    out = Outcome()
+    return oracle_decode(data)
+
+
+def oracle_decode(data: bytes, head: Sequence[dict[str, Any]] = (), **how: Any) -> Outcome:
+    """oracle_parse, with oracle.decoder.decode_bytes' resume/checkpoints/stop (harness/fuzz/
+    resume.py): `head` are the events before the resume point."""
+    from oracle import BinlogError
+    from oracle.decoder import decode_bytes
+    out = Outcome(list(head))
+    append = out.events.append
     try:
-        for event in decode_bytes(data):
-            out.events.append(event.to_json())
+        for event in decode_bytes(data, **how):
+            append(event.to_json())
     except BinlogError as e:
-        out.error_kind = e.kind
-        out.error_offset = e.offset
+        out.error_kind, out.error_offset, out.error_message = e.kind, e.offset, e.message
     return out
 
 

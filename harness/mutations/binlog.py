@@ -24,12 +24,13 @@ from oracle.framing import MAGIC, walk
 from oracle.header import V4_HEADER_LEN
 
 _U32 = struct.Struct("<I")
+_new = object.__new__
 _KEEP_CRC, _FRESH_CRC = Options(checksums="keep"), Options(checksums="compute")
 
 __all__ = ["FLAGS_AT", "POS_AT", "SIZE_AT", "Binlog", "Ev", "packed_int"]
 
 
-@dataclass
+@dataclass(slots=True)
 class Ev:
     head: bytearray  # the common header (13 bytes in binlog v1, 19 or more after)
     body: bytearray  # post-header + payload (+ the Format_description's checksum-algorithm byte)
@@ -37,6 +38,8 @@ class Ev:
     format: FormatDescription  # the format in force for this event in the seed
     original: bytes  # the event as read from the seed, to tell which events changed
     pos_rule: str = "keep"  # how log_pos related to the seed position: "end", "start" or "keep"
+    offset: int = -1  # where the event starts in the seed (-1: unknown)
+    seed_parts: tuple[bytes, bytes, bytes | None] | None = None  # head, body, crc as in the seed
     fix_size: bool = True
     fix_pos: bool = True
     fix_crc: bool = True
@@ -72,6 +75,8 @@ class Ev:
     def frame(self, start: int) -> bytes:
         """The event's bytes at file offset start, with the repairs its fix_* flags allow. The
         header (and CRC) keep the repaired values: operators read them after an assemble()."""
+        if start == self.offset and self.unchanged():
+            return self.original  # what the repairs below give an unedited event in its place
         size = self.size()
         log_pos = None
         if self.v4 and self.fix_pos and self.pos_rule != "keep":
@@ -85,9 +90,20 @@ class Ev:
         self.crc = event[-CHECKSUM_LEN:]
         return event
 
+    def unchanged(self) -> bool:
+        """The event's bytes are still the seed's (sizes, positions and CRC included)."""
+        parts = self.seed_parts
+        return (parts is not None and self.head == parts[0] and self.body == parts[1]
+                and self.crc == parts[2])
+
     def copy(self) -> "Ev":
-        return Ev(bytearray(self.head), bytearray(self.body), self.crc, self.format, self.original,
-                  self.pos_rule, self.fix_size, self.fix_pos, self.fix_crc)
+        # Field by field, not through __init__: copying every event of a seed is a large share of
+        # building each fuzz input.
+        new = _new(Ev)
+        new.head, new.body, new.crc, new.format = bytearray(self.head), bytearray(self.body), self.crc, self.format
+        new.original, new.pos_rule, new.offset, new.seed_parts = self.original, self.pos_rule, self.offset, self.seed_parts
+        new.fix_size, new.fix_pos, new.fix_crc = self.fix_size, self.fix_pos, self.fix_crc
+        return new
 
 
 @dataclass
@@ -99,7 +115,8 @@ class Binlog:
     meta: dict = field(default_factory=dict)  # "data": the bytes parsed, when parsed from bytes
 
     @classmethod
-    def parse(cls, data: bytes) -> "Binlog":
+    def parse(cls, data: bytes, max_events: int | None = None) -> "Binlog":
+        """data as events; with max_events, only the first ones (the tail is then the rest)."""
         data = bytes(data)
         if not data.startswith(MAGIC):
             raise ValueError("not a binlog: no magic")
@@ -118,8 +135,12 @@ class Binlog:
                 log_pos = raw.header.log_pos
                 ev.pos_rule = ("end" if log_pos == end else "start" if log_pos == raw.offset
                                else "keep")
+                ev.offset = raw.offset
+                ev.seed_parts = (bytes(ev.head), bytes(ev.body), ev.crc)
                 events.append(ev)
                 end_of_last = end
+                if len(events) == max_events:
+                    break
         except BinlogError as e:
             error = str(e)
         return cls(MAGIC, events, data[end_of_last:], error, {"data": data})
@@ -127,7 +148,8 @@ class Binlog:
     def copy(self) -> "Binlog":
         """A copy whose events can be edited without touching self (formats and the seed's
         original bytes are immutable and shared)."""
-        return Binlog(self.magic, [ev.copy() for ev in self.events], self.tail, self.framing_error, {})
+        copy = Ev.copy
+        return Binlog(self.magic, [copy(ev) for ev in self.events], self.tail, self.framing_error, {})
 
     def assemble(self) -> bytes:
         out = bytearray(self.magic)

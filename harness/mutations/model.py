@@ -103,11 +103,13 @@ class OperatorInfo:
         where the oracle's framing walk finds it in data, is not one `requires` accepts), else None."""
         if self.requires is None:
             return None
+        if event_index is None or event_index < 0:
+            return self.requires.__name__
         try:
-            events = Binlog.parse(data).events
+            events = Binlog.parse(data, max_events=event_index + 1).events
         except ValueError:  # no magic
             events = []
-        if event_index is not None and 0 <= event_index < len(events) and self.requires(events[event_index]):
+        if event_index < len(events) and self.requires(events[event_index]):
             return None
         return self.requires.__name__
 
