@@ -73,6 +73,9 @@ def bench(session: nox.Session) -> None:
     cached), as a table and out/bench.json; the Spark job's scaling benchmark follows."""
     session.install("-e", ".[servers,spark]")
     session.run("python", "-m", "harness.bench", *session.posargs)
+    # the replication primary: mysqlbinlog --read-from-remote-server --raw from a real MySQL 9.7
+    # source and from `harness serve`, alternately, same file (docs/primary.md)
+    session.run("python", "-m", "harness.primary.bench")
     # cases and mutants per second: local Spark (1 and 2 cores) beside the single-process harness
     session.run("python", "-m", "spark_checks", "bench", "--corpus", EXTERNAL,
                 "--out", "out/bench-spark.json")
