@@ -244,6 +244,8 @@ def build_parser() -> argparse.ArgumentParser:
     d.set_defaults(run=describe)
     from .fuzz.cli import add_commands as add_fuzz_commands  # issue 7: mutate / hypothesis / atheris
     add_fuzz_commands(sub)
+    from .primary.server import add_serve_command  # issue 12: the replication primary
+    add_serve_command(sub)
     from .peers.cli import add_commands as add_peers_commands  # issue 13: Node parsers from npm
     add_peers_commands(sub)
     return p
