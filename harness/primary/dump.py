@@ -33,7 +33,7 @@ from oracle.fde import has_checksum_descriptor, peek_server_version
 from oracle.framing import MAGIC, walk
 from oracle.header import V4_HEADER_LEN, parse_header
 from oracle.reader import Reader
-from oracle.wire.packets import EofPacket, ErrPacket
+from oracle.wire.packets import EofPacket, ErrPacket, lenenc_int
 
 from . import mariadb
 from .conn import PacketIO
@@ -118,6 +118,17 @@ def fake_rotate(name: str, pos: int, server_id: int, crc: bool) -> bytes:
 
 def heartbeat(name: str, log_pos: int, server_id: int, crc: bool) -> bytes:
     return artificial_event(T.HEARTBEAT_LOG_EVENT, server_id, log_pos & 0xFFFFFFFF, 0, name.encode(), crc)
+
+
+USE_HEARTBEAT_EVENT_V2 = 0x02  # MySQL dump flag (8.0.26+ replicas); on MariaDB the bit means Annotate_rows
+
+
+def heartbeat_v2(name: str, log_pos: int, server_id: int, crc: bool) -> bytes:
+    """Heartbeat_log_event_v2: (type, length, value) fields, 1 = file name, 2 = position (length
+    encoded, so not limited to 4 GiB), then the end mark 0; the header's log_pos as in v1."""
+    pos = lenenc_int(log_pos)
+    body = b"\x01" + lenenc_int(len(name.encode())) + name.encode() + b"\x02" + lenenc_int(len(pos)) + pos + b"\x00"
+    return artificial_event(T.HEARTBEAT_LOG_EVENT_V2, server_id, log_pos & 0xFFFFFFFF, 0, body, crc)
 
 
 def checksum_of_fde(fde: bytes) -> int | None:
@@ -231,7 +242,8 @@ class BinlogSender:
     def _mysql_gtid_start(self, exclude: MysqlGtidSet) -> int:
         """Binlog_sender::check_start_file / find_first_log_not_in_gtid_set: the last file whose
         Previous_gtids the client's set covers. If the client's set holds the file's first GTID,
-        the Format_description goes out with log_pos and `created` zeroed."""
+        the Format_description goes out with `created` zeroed and log_pos kept (as the MySQL 9.7
+        capture shows: m_gtid_clear_fd_created_flag)."""
         for i in range(len(self.logs.files) - 1, -1, -1):
             name = self.logs.files[i].name
             if exclude.covers(self.logs.previous_gtids.get(name, {})):
@@ -287,9 +299,9 @@ class BinlogSender:
                 raise self._error("checksum")
             first = self.files_opened == 0
             self.files_opened += 1
-            clear_log_pos = self.clear_fde if self.req.mysql_exclude is not None else start > BIN_LOG_HEADER_SIZE
-            gtid_start = self.req.mariadb_start is not None and first
-            self.io.write(b"\0" + prepared_fde(fde, clear_log_pos, gtid_start, self._crc_on()))
+            clear_log_pos = start > BIN_LOG_HEADER_SIZE
+            clear_created = first and (self.req.mariadb_start is not None or self.clear_fde)
+            self.io.write(b"\0" + prepared_fde(fde, clear_log_pos, clear_created, self._crc_on()))
             pos = BIN_LOG_HEADER_SIZE + len(fde)
             if start > BIN_LOG_HEADER_SIZE:
                 f.seek(start)
@@ -340,7 +352,7 @@ class BinlogSender:
                     continue
                 if skipped_to and isinstance(self.filter, _MysqlGtidFilter):
                     # tell the client how far the skipped transactions went
-                    self.io.write(b"\0" + heartbeat(self.file_name, skipped_to, self.opts.server_id, crc))
+                    self.io.write(b"\0" + self._heartbeat(self.file_name, skipped_to, crc))
                 skipped_to = 0
                 self.io.write(b"\0" + event)
             elif self._left_out(type_code):
@@ -358,8 +370,13 @@ class BinlogSender:
             if self.stop.is_set():
                 raise self._error("shutdown")
         if skipped_to and isinstance(self.filter, _MysqlGtidFilter):
-            self.io.write(b"\0" + heartbeat(self.file_name, skipped_to, self.opts.server_id, crc))
+            self.io.write(b"\0" + self._heartbeat(self.file_name, skipped_to, crc))
         return pos
+
+    def _heartbeat(self, name: str, log_pos: int, crc: bool) -> bytes:
+        """Binlog_sender::send_heartbeat_event: v2 when a MySQL client asked for it (dump flag 2)."""
+        v2 = self.opts.flavor == "mysql" and self.req.flags & USE_HEARTBEAT_EVENT_V2
+        return (heartbeat_v2 if v2 else heartbeat)(name, log_pos, self.opts.server_id, crc)
 
     def _wait_with_heartbeats(self, name: str, end: int) -> None:
         period = self.opts.heartbeat_ns / 1e9 if self.opts.heartbeat_ns > 0 else 1.0
@@ -367,5 +384,5 @@ class BinlogSender:
             if self.io.client_left(period):
                 return
             if self.opts.heartbeat_ns > 0:
-                self.io.write(b"\0" + heartbeat(name, end, self.opts.server_id, self._crc_on()))
+                self.io.write(b"\0" + self._heartbeat(name, end, self._crc_on()))
                 self.io.flush()
