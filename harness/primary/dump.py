@@ -292,6 +292,8 @@ class BinlogSender:
             f.read(len(MAGIC))
             fde = self._read_event(f, BIN_LOG_HEADER_SIZE)
             self.read_pos = self.last_event_end = BIN_LOG_HEADER_SIZE + len(fde)
+            if self.opts.flavor == "mariadb":  # MariaDB's coordinates stay at the start until an event is sent
+                self.last_event_end = start
             if fde[4] != T.FORMAT_DESCRIPTION_EVENT:
                 raise self._error("no_fde")
             self.event_alg = checksum_of_fde(fde)
