@@ -330,6 +330,17 @@ class BinlogSender:
             raise self._error("too_large")
         return size
 
+    def _whole_event(self, f: BinaryIO, header: bytes, size: int) -> bytes:
+        event = header + f.read(size - V4_HEADER_LEN)
+        if len(event) != size:
+            raise self._error("truncated")
+        return event
+
+    def _rewritten_for_old_replica(self, type_code: int) -> bool:
+        """MariaDB replicas below CAPABILITY_GTID get some events rewritten (mariadb.compatible_event)."""
+        return (self.opts.flavor == "mariadb" and self.opts.mariadb_capability < mariadb.CAPABILITY_GTID
+                and type_code in mariadb.REWRITTEN_TYPES)
+
     def _left_out(self, type_code: int) -> bool:
         return (self.opts.flavor == "mariadb"
                 and mariadb.left_out(type_code, self.req.flags, self.opts.mariadb_capability))
@@ -345,9 +356,7 @@ class BinlogSender:
             size = self._checked_size(header)
             type_code = header[4]
             if self.filter and self.filter.reads(type_code):
-                event = header + f.read(size - V4_HEADER_LEN)
-                if len(event) != size:
-                    raise self._error("truncated")
+                event = self._whole_event(f, header, size)
                 pos += size
                 if self.filter.skip(event, crc):
                     skipped_to = pos
@@ -357,6 +366,11 @@ class BinlogSender:
                     self.io.write(b"\0" + self._heartbeat(self.file_name, skipped_to, crc))
                 skipped_to = 0
                 self.io.write(b"\0" + event)
+            elif self._rewritten_for_old_replica(type_code):
+                event = self._whole_event(f, header, size)
+                pos += size
+                replaced = mariadb.compatible_event(event, self.req.flags, self.opts.mariadb_capability, crc)
+                self.io.write(b"\0" + (replaced or event))
             elif self._left_out(type_code):
                 f.seek(size - V4_HEADER_LEN, 1)
                 pos += size

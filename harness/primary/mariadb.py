@@ -5,9 +5,11 @@ replica already has skipped)."""
 from __future__ import annotations
 
 import struct
+import zlib
 from dataclasses import dataclass
 
 from oracle.event_types import EventType as T
+from oracle.event_types import HeaderFlag
 
 from .gtid import MariadbState
 from .served import ServedLogs
@@ -33,14 +35,85 @@ PART_OF_GROUP = frozenset({T.BEGIN_LOAD_QUERY_EVENT, T.APPEND_BLOCK_EVENT, T.INT
 _ENDS_TRANSACTION = frozenset({T.XID_EVENT, T.XA_PREPARE_LOG_EVENT})
 
 
-def left_out(type_code: int, dump_flags: int, capability: int) -> bool:
-    """Events the server omits for this replica. (Below CAPABILITY_TOLERATE_HOLES the server sends
-    a dummy Query of the same size instead; harness serve sends those events unchanged.)"""
-    if capability < CAPABILITY_TOLERATE_HOLES:
-        return False
+def _unwanted(type_code: int, dump_flags: int, capability: int) -> bool:
+    """Events this replica should not see (Annotate_rows unless asked for, newer event types)."""
     if type_code == T.ANNOTATE_ROWS_EVENT:
         return not dump_flags & BINLOG_SEND_ANNOTATE_ROWS_EVENT
     return capability < _NEEDS.get(type_code, 0)
+
+
+def left_out(type_code: int, dump_flags: int, capability: int) -> bool:
+    """Events the server omits for this replica. (Below CAPABILITY_TOLERATE_HOLES it sends a
+    dummy of the same size instead: compatible_event.)"""
+    return capability >= CAPABILITY_TOLERATE_HOLES and _unwanted(type_code, dump_flags, capability)
+
+
+# -- events rewritten for replicas older than GTIDs (send_event_to_slave, Query_log_event::
+#    dummy_event / begin_event): same size, so every log_pos stays right ----------------------
+_HEADER_LEN, _QUERY_POST_HEADER, _GTID_POST_HEADER = 19, 13, 19
+_MIN_USER_VAR = _HEADER_LEN + 4 + 1 + 1      # name length, one name byte, is-NULL
+_MIN_QUERY = _HEADER_LEN + _QUERY_POST_HEADER + 1 + 1   # empty db + its terminator, one byte of text
+_DUMMY_TEXT = "# Dummy event replacing event type {} that slave cannot handle."
+_Q_TIME_ZONE_CODE = 5
+
+
+def _retyped(event: bytes, crc: bool, type_code: int) -> tuple[bytearray, int]:
+    """The event without its checksum, its type replaced, THREAD_SPECIFIC off, SUPPRESS_USE on."""
+    data = bytearray(event[:len(event) - 4] if crc else event)
+    data[4] = type_code
+    flags = struct.unpack_from("<H", data, 17)[0]
+    flags = (flags & ~HeaderFlag.LOG_EVENT_THREAD_SPECIFIC_F) | HeaderFlag.LOG_EVENT_SUPPRESS_USE_F
+    struct.pack_into("<H", data, 17, flags)
+    return data, len(data)
+
+
+def _finished(data: bytearray, crc: bool) -> bytes:
+    return bytes(data) + (struct.pack("<I", zlib.crc32(data)) if crc else b"")
+
+
+def dummy_event(event: bytes, crc: bool) -> bytes | None:
+    """A comment-only Query of the same size, or, where that does not fit, a NULL user variable
+    @`!dummyvar` (cut to fit). None: under 25 bytes, too short for either."""
+    old_type = event[4]
+    data, size = _retyped(event, crc, T.QUERY_EVENT)
+    if size < _MIN_USER_VAR:
+        return None
+    if size < _MIN_QUERY:
+        name = b"!dummyvar"[:size - (_MIN_USER_VAR - 1)]
+        data[4] = T.USER_VAR_EVENT
+        data[_HEADER_LEN:] = struct.pack("<I", len(name)) + name + b"\x01"
+    else:
+        text = _DUMMY_TEXT.format(old_type).encode()
+        room = size - (_MIN_QUERY - 1)
+        data[_HEADER_LEN:] = bytes(_QUERY_POST_HEADER) + b"\0" + text[:room].ljust(room, b" ")
+    return _finished(data, crc)
+
+
+def begin_event(event: bytes, crc: bool) -> bytes | None:
+    """A GTID event as the BEGIN Query of the same size (an empty time zone status variable
+    takes up the commit id's 2 bytes). None: another size."""
+    data, size = _retyped(event, crc, T.QUERY_EVENT)
+    status = {_HEADER_LEN + _GTID_POST_HEADER: b"", _HEADER_LEN + _GTID_POST_HEADER + 2: bytes((_Q_TIME_ZONE_CODE, 0))}
+    if size not in status:
+        return None
+    post = bytes(11) + struct.pack("<H", len(status[size]))
+    data[_HEADER_LEN:] = post + status[size] + b"\0" + b"BEGIN"
+    return _finished(data, crc)
+
+
+def compatible_event(event: bytes, dump_flags: int, capability: int, crc: bool) -> bytes | None:
+    """What a replica below CAPABILITY_GTID gets instead of `event`; None: the event as it is.
+    GTID events become BEGIN (a standalone group's: a dummy); below CAPABILITY_TOLERATE_HOLES the
+    events left_out would omit become dummies."""
+    if capability >= CAPABILITY_GTID:
+        return None
+    type_code = event[4]
+    if type_code == T.GTID_EVENT:
+        standalone = len(event) > _HEADER_LEN + 12 and event[_HEADER_LEN + 12] & FL_STANDALONE
+        return (None if standalone else begin_event(event, crc)) or dummy_event(event, crc)
+    if capability < CAPABILITY_TOLERATE_HOLES and _unwanted(type_code, dump_flags, capability):
+        return dummy_event(event, crc)
+    return None
 
 
 def start_file(logs: ServedLogs, state: MariadbState) -> int:
@@ -89,3 +162,6 @@ class GroupSkipper:
                 self.mode = ""
             return True
         return False
+
+# the events compatible_event may rewrite (the rest go out as they are, unread)
+REWRITTEN_TYPES = frozenset({T.GTID_EVENT, T.ANNOTATE_ROWS_EVENT, *_NEEDS})
