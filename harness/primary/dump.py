@@ -177,12 +177,21 @@ class _MysqlGtidFilter:
 class _MariadbGtidFilter:
     def __init__(self, state: MariadbState) -> None:
         self.skipper = mariadb.GroupSkipper(state)
+        self.tracker = mariadb.BinlogStateTracker(state)
 
     def reads(self, type_code: int) -> bool:
-        return bool(self.skipper.mode) or type_code == T.GTID_EVENT
+        return bool(self.skipper.mode) or type_code in (T.GTID_EVENT, T.GTID_LIST_EVENT)
 
     def skip(self, event: bytes, crc: bool) -> bool:
+        self.tracker.note(event)
         return self.skipper.skip(event, crc)
+
+    def fake_gtid_list(self) -> bytes | None:
+        """The artificial Gtid_list's body when it is due (then not again)."""
+        if not self.tracker.pending or self.skipper.mode:
+            return None
+        self.tracker.pending = False
+        return self.tracker.gtid_list_body()
 
 
 def _int(v: object) -> int:
@@ -330,6 +339,13 @@ class BinlogSender:
             raise self._error("too_large")
         return size
 
+    def _after_filtered_event(self, pos: int, crc: bool) -> None:
+        """MariaDB: the fake Gtid_list once the replica's start position is passed."""
+        body = self.filter.fake_gtid_list() if isinstance(self.filter, _MariadbGtidFilter) else None
+        if body is not None:
+            self.io.write(b"\0" + artificial_event(T.GTID_LIST_EVENT, self.opts.server_id, pos,
+                                                   HeaderFlag.LOG_EVENT_ARTIFICIAL_F, body, crc))
+
     def _whole_event(self, f: BinaryIO, header: bytes, size: int) -> bytes:
         event = header + f.read(size - V4_HEADER_LEN)
         if len(event) != size:
@@ -360,17 +376,21 @@ class BinlogSender:
                 pos += size
                 if self.filter.skip(event, crc):
                     skipped_to = pos
+                    self._after_filtered_event(pos, crc)
                     continue
                 if skipped_to and isinstance(self.filter, _MysqlGtidFilter):
                     # tell the client how far the skipped transactions went
                     self.io.write(b"\0" + self._heartbeat(self.file_name, skipped_to, crc))
                 skipped_to = 0
                 self.io.write(b"\0" + event)
+                self._after_filtered_event(pos, crc)
             elif self._rewritten_for_old_replica(type_code):
                 event = self._whole_event(f, header, size)
                 pos += size
-                replaced = mariadb.compatible_event(event, self.req.flags, self.opts.mariadb_capability, crc)
-                self.io.write(b"\0" + (replaced or event))
+                compatible = mariadb.compatible_event(event, self.req.flags, self.opts.mariadb_capability, crc)
+                if compatible is None:
+                    continue
+                self.io.write(b"\0" + compatible)
             elif self._left_out(type_code):
                 f.seek(size - V4_HEADER_LEN, 1)
                 pos += size

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import struct
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from oracle.event_types import EventType as T
 from oracle.event_types import HeaderFlag
@@ -102,18 +102,23 @@ def begin_event(event: bytes, crc: bool) -> bytes | None:
 
 
 def compatible_event(event: bytes, dump_flags: int, capability: int, crc: bool) -> bytes | None:
-    """What a replica below CAPABILITY_GTID gets instead of `event`; None: the event as it is.
-    GTID events become BEGIN (a standalone group's: a dummy); below CAPABILITY_TOLERATE_HOLES the
-    events left_out would omit become dummies."""
-    if capability >= CAPABILITY_GTID:
-        return None
+    """What a replica below CAPABILITY_GTID gets for `event` (send_event_to_slave): the event, a
+    rewritten one of the same size, or None (left out). GTID events become BEGIN; a standalone
+    group's GTID event a dummy, or nothing for a replica that tolerates holes. Below
+    CAPABILITY_TOLERATE_HOLES the events left_out would omit become dummies, except Annotate_rows
+    for a replica that knows them (capability 1: sent as they are)."""
     type_code = event[4]
-    if type_code == T.GTID_EVENT:
-        standalone = len(event) > _HEADER_LEN + 12 and event[_HEADER_LEN + 12] & FL_STANDALONE
-        return (None if standalone else begin_event(event, crc)) or dummy_event(event, crc)
-    if capability < CAPABILITY_TOLERATE_HOLES and _unwanted(type_code, dump_flags, capability):
-        return dummy_event(event, crc)
-    return None
+    if type_code == T.GTID_EVENT and capability < CAPABILITY_GTID:
+        if not (len(event) > _HEADER_LEN + 12 and event[_HEADER_LEN + 12] & FL_STANDALONE):
+            return begin_event(event, crc) or dummy_event(event, crc) or event
+        return (dummy_event(event, crc) or event) if capability < CAPABILITY_TOLERATE_HOLES else None
+    if not _unwanted(type_code, dump_flags, capability):
+        return event
+    if capability >= CAPABILITY_TOLERATE_HOLES:
+        return None
+    if type_code == T.ANNOTATE_ROWS_EVENT and capability >= CAPABILITY_ANNOTATE:
+        return event
+    return dummy_event(event, crc) or event
 
 
 def start_file(logs: ServedLogs, state: MariadbState) -> int:
@@ -165,3 +170,41 @@ class GroupSkipper:
 
 # the events compatible_event may rewrite (the rest go out as they are, unread)
 REWRITTEN_TYPES = frozenset({T.GTID_EVENT, T.ANNOTATE_ROWS_EVENT, *_NEEDS})
+
+
+@dataclass
+class BinlogStateTracker:
+    """The fake Gtid_list a GTID start sends (send_one_binlog_file: send_fake_gtid_list): once a
+    GTID at or past the replica's position in its domain has been read, and the group it starts
+    is over (sent or skipped), the server sends an artificial Gtid_list of its binlog state there
+    (the start file's Gtid_list, updated with every GTID read), so the replica learns its position
+    even when everything up to it was skipped. Entries: by domain, the latest server last."""
+    start: MariadbState
+    state: dict[tuple[int, int], int] = field(default_factory=dict)  # (domain, server_id) -> seq_no
+    loaded: bool = False        # the start file's Gtid_list has been read
+    reached: set[int] = field(default_factory=set)
+    pending: bool = False
+
+    def note(self, event: bytes) -> None:
+        """Read a Gtid_list (the first one loads the state) or a GTID event."""
+        type_code = event[4]
+        if type_code == T.GTID_LIST_EVENT and not self.loaded:
+            self.loaded = True
+            (count,) = struct.unpack_from("<I", event, 19)
+            for i in range(count & 0x0FFFFFFF):
+                domain, server, seq = struct.unpack_from("<IIQ", event, 19 + 4 + 16 * i)
+                self.state[(domain, server)] = seq
+        elif type_code == T.GTID_EVENT and len(event) >= 19 + 13:
+            seq, domain = struct.unpack_from("<QI", event, 19)
+            server = struct.unpack_from("<I", event, 5)[0]
+            self.state.pop((domain, server), None)
+            self.state[(domain, server)] = seq
+            start = self.start.seq_by_domain.get(domain)
+            if domain not in self.reached and start is not None and seq >= start:
+                self.reached.add(domain)
+                self.pending = True
+
+    def gtid_list_body(self) -> bytes:
+        entries = sorted(self.state.items(), key=lambda kv: kv[0][0])  # stable: the latest server last
+        return struct.pack("<I", len(entries)) + b"".join(
+            struct.pack("<IIQ", d, s, seq) for (d, s), seq in entries)
