@@ -261,9 +261,19 @@ class BinlogSender:
                 return i
         raise self._error("purged")
 
+    def _mariadb_gtid_start(self, state: MariadbState) -> tuple[int, int]:
+        """gtid_find_binlog_file; an 11.4+ server then starts where its GTID index says."""
+        i = mariadb.start_file(self.logs, state)
+        if self.logs.version < mariadb.GTID_INDEX_SINCE or not isinstance(self.filter, _MariadbGtidFilter):
+            return i, BIN_LOG_HEADER_SIZE
+        start, gtid_list = mariadb.gtid_index_start(self.logs.files[i].path)
+        if gtid_list is not None:
+            self.filter.tracker.note(gtid_list)
+        return i, start
+
     def _start(self) -> tuple[int, int]:
         if self.req.mariadb_start is not None:
-            return mariadb.start_file(self.logs, self.req.mariadb_start), BIN_LOG_HEADER_SIZE
+            return self._mariadb_gtid_start(self.req.mariadb_start)
         if self.req.mysql_exclude is not None and not self.req.file:
             return self._mysql_gtid_start(self.req.mysql_exclude), BIN_LOG_HEADER_SIZE
         i = self.logs.find(self.req.file) if self.req.file else 0

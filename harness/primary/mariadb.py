@@ -7,6 +7,7 @@ from __future__ import annotations
 import struct
 import zlib
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from oracle.event_types import EventType as T
 from oracle.event_types import HeaderFlag
@@ -208,3 +209,27 @@ class BinlogStateTracker:
         entries = sorted(self.state.items(), key=lambda kv: kv[0][0])  # stable: the latest server last
         return struct.pack("<I", len(entries)) + b"".join(
             struct.pack("<IIQ", d, s, seq) for (d, s), seq in entries)
+
+
+GTID_INDEX_SINCE = (11, 4, 0)   # binlog_gtid_index (on by default): a GTID start looks up the index
+
+
+def gtid_index_start(path: Path, limit: int = 8) -> tuple[int, bytes | None]:
+    """Where an 11.4+ server starts a GTID dump in a file whose GTID index holds only its first
+    record (files under binlog_gtid_index_span_min, 64 KiB, past it): right after the file's
+    Gtid_list, with that Gtid_list's state. (4, None) when the file has none near its start."""
+    with open(path, "rb") as f:
+        pos = 4
+        f.seek(pos)
+        for _ in range(limit):
+            header = f.read(19)
+            if len(header) < 19:
+                break
+            size = struct.unpack_from("<I", header, 9)[0]
+            if size < 19:
+                break
+            if header[4] == T.GTID_LIST_EVENT:
+                return pos + size, header + f.read(size - 19)
+            f.seek(size - 19, 1)
+            pos += size
+    return 4, None
