@@ -80,6 +80,17 @@ class DumpRequest:
         out["payload_hex"] = self.payload().hex()
         return out
 
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any], timeout: float = 30.0) -> DumpRequest:
+        """The request a capture recorded, to send again (to `harness serve`, say)."""
+        req = cls(doc["name"], doc["file"], doc["position"], doc["flags"], doc["server_id"],
+                  tuple(doc["setup"]), doc["command"] == "COM_BINLOG_DUMP_GTID",
+                  doc.get("gtid_set", ""), doc.get("stop_after_heartbeats", 0),
+                  doc.get("deprecate_eof", False), timeout)
+        if "payload_hex" in doc and req.payload().hex() != doc["payload_hex"]:
+            raise ValueError(f"{req.name}: the request fields do not make the recorded payload")
+        return req
+
 
 def encode_gtid_set(text: str) -> bytes:
     """MySQL's binary GTID set (the untagged form COM_BINLOG_DUMP_GTID accepts)."""
@@ -273,17 +284,17 @@ class Capture:
                 "packets": [list(p) for p in self.packets], "messages": self.messages}
 
 
-def _connect(port: int, user: str, password: str, request: DumpRequest) -> Any:
+def _connect(host: str, port: int, user: str, password: str, request: DumpRequest) -> Any:
     """PyMySQL only reads OK packets in the setup (SET statements), so it copes with
     CLIENT_DEPRECATE_EOF, which changes how the server ends a non-blocking dump."""
     import pymysql
     extra = P.CLIENT_DEPRECATE_EOF if request.deprecate_eof else 0
     try:
-        return pymysql.connect(host="127.0.0.1", port=port, user=user, password=password,
+        return pymysql.connect(host=host, port=port, user=user, password=password,
                                autocommit=True, connect_timeout=request.timeout,
                                read_timeout=request.timeout, client_flag=extra)
     except pymysql.MySQLError as exc:
-        raise CaptureError(f"cannot log in to 127.0.0.1:{port} as {user}: {exc}") from exc
+        raise CaptureError(f"cannot log in to {host}:{port} as {user}: {exc}") from exc
 
 
 def _run_setup(conn: Any, request: DumpRequest) -> None:
@@ -297,10 +308,11 @@ def _run_setup(conn: Any, request: DumpRequest) -> None:
 
 
 def capture_dump(port: int, user: str, password: str, request: DumpRequest,
-                 files: Mapping[str, bytes]) -> Capture:
+                 files: Mapping[str, bytes], host: str = "127.0.0.1") -> Capture:
     """Log in, send the setup statements and the dump, and record what comes back until EOF,
-    ERR, the server's hang-up, or the requested number of heartbeats."""
-    conn = _connect(port, user, password, request)
+    ERR, the server's hang-up, or the requested number of heartbeats. The same request goes to
+    a real server (generators, capture_case) or to `harness serve` (tests/test_primary_vs_capture)."""
+    conn = _connect(host, port, user, password, request)
     try:
         _run_setup(conn, request)
         cap = Capture(request, conn.get_server_info(), conn.client_flag)

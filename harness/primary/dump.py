@@ -33,7 +33,7 @@ from oracle.fde import has_checksum_descriptor, peek_server_version
 from oracle.framing import MAGIC, walk
 from oracle.header import V4_HEADER_LEN, parse_header
 from oracle.reader import Reader
-from oracle.wire.packets import EofPacket, ErrPacket
+from oracle.wire.packets import EofPacket, ErrPacket, lenenc_int
 
 from . import mariadb
 from .conn import PacketIO
@@ -120,6 +120,17 @@ def heartbeat(name: str, log_pos: int, server_id: int, crc: bool) -> bytes:
     return artificial_event(T.HEARTBEAT_LOG_EVENT, server_id, log_pos & 0xFFFFFFFF, 0, name.encode(), crc)
 
 
+USE_HEARTBEAT_EVENT_V2 = 0x02  # MySQL dump flag (8.0.26+ replicas); on MariaDB the bit means Annotate_rows
+
+
+def heartbeat_v2(name: str, log_pos: int, server_id: int, crc: bool) -> bytes:
+    """Heartbeat_log_event_v2: (type, length, value) fields, 1 = file name, 2 = position (length
+    encoded, so not limited to 4 GiB), then the end mark 0; the header's log_pos as in v1."""
+    pos = lenenc_int(log_pos)
+    body = b"\x01" + lenenc_int(len(name.encode())) + name.encode() + b"\x02" + lenenc_int(len(pos)) + pos + b"\x00"
+    return artificial_event(T.HEARTBEAT_LOG_EVENT_V2, server_id, log_pos & 0xFFFFFFFF, 0, body, crc)
+
+
 def checksum_of_fde(fde: bytes) -> int | None:
     version = peek_server_version(fde, V4_HEADER_LEN, len(fde), BIN_LOG_HEADER_SIZE)
     return fde[-CHECKSUM_LEN - 1] if has_checksum_descriptor(version) else None
@@ -166,12 +177,21 @@ class _MysqlGtidFilter:
 class _MariadbGtidFilter:
     def __init__(self, state: MariadbState) -> None:
         self.skipper = mariadb.GroupSkipper(state)
+        self.tracker = mariadb.BinlogStateTracker(state)
 
     def reads(self, type_code: int) -> bool:
-        return bool(self.skipper.mode) or type_code == T.GTID_EVENT
+        return bool(self.skipper.mode) or type_code in (T.GTID_EVENT, T.GTID_LIST_EVENT)
 
     def skip(self, event: bytes, crc: bool) -> bool:
+        self.tracker.note(event)
         return self.skipper.skip(event, crc)
+
+    def fake_gtid_list(self) -> bytes | None:
+        """The artificial Gtid_list's body when it is due (then not again)."""
+        if not self.tracker.pending or self.skipper.mode:
+            return None
+        self.tracker.pending = False
+        return self.tracker.gtid_list_body()
 
 
 def _int(v: object) -> int:
@@ -231,7 +251,8 @@ class BinlogSender:
     def _mysql_gtid_start(self, exclude: MysqlGtidSet) -> int:
         """Binlog_sender::check_start_file / find_first_log_not_in_gtid_set: the last file whose
         Previous_gtids the client's set covers. If the client's set holds the file's first GTID,
-        the Format_description goes out with log_pos and `created` zeroed."""
+        the Format_description goes out with `created` zeroed and log_pos kept (as the MySQL 9.7
+        capture shows: m_gtid_clear_fd_created_flag)."""
         for i in range(len(self.logs.files) - 1, -1, -1):
             name = self.logs.files[i].name
             if exclude.covers(self.logs.previous_gtids.get(name, {})):
@@ -240,9 +261,19 @@ class BinlogSender:
                 return i
         raise self._error("purged")
 
+    def _mariadb_gtid_start(self, state: MariadbState) -> tuple[int, int]:
+        """gtid_find_binlog_file; an 11.4+ server then starts where its GTID index says."""
+        i = mariadb.start_file(self.logs, state)
+        if self.logs.version < mariadb.GTID_INDEX_SINCE or not isinstance(self.filter, _MariadbGtidFilter):
+            return i, BIN_LOG_HEADER_SIZE
+        start, gtid_list = mariadb.gtid_index_start(self.logs.files[i].path)
+        if gtid_list is not None:
+            self.filter.tracker.note(gtid_list)
+        return i, start
+
     def _start(self) -> tuple[int, int]:
         if self.req.mariadb_start is not None:
-            return mariadb.start_file(self.logs, self.req.mariadb_start), BIN_LOG_HEADER_SIZE
+            return self._mariadb_gtid_start(self.req.mariadb_start)
         if self.req.mysql_exclude is not None and not self.req.file:
             return self._mysql_gtid_start(self.req.mysql_exclude), BIN_LOG_HEADER_SIZE
         i = self.logs.find(self.req.file) if self.req.file else 0
@@ -280,6 +311,8 @@ class BinlogSender:
             f.read(len(MAGIC))
             fde = self._read_event(f, BIN_LOG_HEADER_SIZE)
             self.read_pos = self.last_event_end = BIN_LOG_HEADER_SIZE + len(fde)
+            if self.opts.flavor == "mariadb":  # MariaDB's coordinates stay at the start until an event is sent
+                self.last_event_end = start
             if fde[4] != T.FORMAT_DESCRIPTION_EVENT:
                 raise self._error("no_fde")
             self.event_alg = checksum_of_fde(fde)
@@ -287,9 +320,9 @@ class BinlogSender:
                 raise self._error("checksum")
             first = self.files_opened == 0
             self.files_opened += 1
-            clear_log_pos = self.clear_fde if self.req.mysql_exclude is not None else start > BIN_LOG_HEADER_SIZE
-            gtid_start = self.req.mariadb_start is not None and first
-            self.io.write(b"\0" + prepared_fde(fde, clear_log_pos, gtid_start, self._crc_on()))
+            clear_log_pos = start > BIN_LOG_HEADER_SIZE
+            clear_created = first and (self.req.mariadb_start is not None or self.clear_fde)
+            self.io.write(b"\0" + prepared_fde(fde, clear_log_pos, clear_created, self._crc_on()))
             pos = BIN_LOG_HEADER_SIZE + len(fde)
             if start > BIN_LOG_HEADER_SIZE:
                 f.seek(start)
@@ -316,6 +349,24 @@ class BinlogSender:
             raise self._error("too_large")
         return size
 
+    def _after_filtered_event(self, pos: int, crc: bool) -> None:
+        """MariaDB: the fake Gtid_list once the replica's start position is passed."""
+        body = self.filter.fake_gtid_list() if isinstance(self.filter, _MariadbGtidFilter) else None
+        if body is not None:
+            self.io.write(b"\0" + artificial_event(T.GTID_LIST_EVENT, self.opts.server_id, pos,
+                                                   HeaderFlag.LOG_EVENT_ARTIFICIAL_F, body, crc))
+
+    def _whole_event(self, f: BinaryIO, header: bytes, size: int) -> bytes:
+        event = header + f.read(size - V4_HEADER_LEN)
+        if len(event) != size:
+            raise self._error("truncated")
+        return event
+
+    def _rewritten_for_old_replica(self, type_code: int) -> bool:
+        """MariaDB replicas below CAPABILITY_GTID get some events rewritten (mariadb.compatible_event)."""
+        return (self.opts.flavor == "mariadb" and self.opts.mariadb_capability < mariadb.CAPABILITY_GTID
+                and type_code in mariadb.REWRITTEN_TYPES)
+
     def _left_out(self, type_code: int) -> bool:
         return (self.opts.flavor == "mariadb"
                 and mariadb.left_out(type_code, self.req.flags, self.opts.mariadb_capability))
@@ -331,18 +382,25 @@ class BinlogSender:
             size = self._checked_size(header)
             type_code = header[4]
             if self.filter and self.filter.reads(type_code):
-                event = header + f.read(size - V4_HEADER_LEN)
-                if len(event) != size:
-                    raise self._error("truncated")
+                event = self._whole_event(f, header, size)
                 pos += size
                 if self.filter.skip(event, crc):
                     skipped_to = pos
+                    self._after_filtered_event(pos, crc)
                     continue
                 if skipped_to and isinstance(self.filter, _MysqlGtidFilter):
                     # tell the client how far the skipped transactions went
-                    self.io.write(b"\0" + heartbeat(self.file_name, skipped_to, self.opts.server_id, crc))
+                    self.io.write(b"\0" + self._heartbeat(self.file_name, skipped_to, crc))
                 skipped_to = 0
                 self.io.write(b"\0" + event)
+                self._after_filtered_event(pos, crc)
+            elif self._rewritten_for_old_replica(type_code):
+                event = self._whole_event(f, header, size)
+                pos += size
+                compatible = mariadb.compatible_event(event, self.req.flags, self.opts.mariadb_capability, crc)
+                if compatible is None:
+                    continue
+                self.io.write(b"\0" + compatible)
             elif self._left_out(type_code):
                 f.seek(size - V4_HEADER_LEN, 1)
                 pos += size
@@ -358,8 +416,13 @@ class BinlogSender:
             if self.stop.is_set():
                 raise self._error("shutdown")
         if skipped_to and isinstance(self.filter, _MysqlGtidFilter):
-            self.io.write(b"\0" + heartbeat(self.file_name, skipped_to, self.opts.server_id, crc))
+            self.io.write(b"\0" + self._heartbeat(self.file_name, skipped_to, crc))
         return pos
+
+    def _heartbeat(self, name: str, log_pos: int, crc: bool) -> bytes:
+        """Binlog_sender::send_heartbeat_event: v2 when a MySQL client asked for it (dump flag 2)."""
+        v2 = self.opts.flavor == "mysql" and self.req.flags & USE_HEARTBEAT_EVENT_V2
+        return (heartbeat_v2 if v2 else heartbeat)(name, log_pos, self.opts.server_id, crc)
 
     def _wait_with_heartbeats(self, name: str, end: int) -> None:
         period = self.opts.heartbeat_ns / 1e9 if self.opts.heartbeat_ns > 0 else 1.0
@@ -367,5 +430,5 @@ class BinlogSender:
             if self.io.client_left(period):
                 return
             if self.opts.heartbeat_ns > 0:
-                self.io.write(b"\0" + heartbeat(name, end, self.opts.server_id, self._crc_on()))
+                self.io.write(b"\0" + self._heartbeat(name, end, self._crc_on()))
                 self.io.flush()

@@ -5,9 +5,12 @@ replica already has skipped)."""
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
 
 from oracle.event_types import EventType as T
+from oracle.event_types import HeaderFlag
 
 from .gtid import MariadbState
 from .served import ServedLogs
@@ -33,14 +36,90 @@ PART_OF_GROUP = frozenset({T.BEGIN_LOAD_QUERY_EVENT, T.APPEND_BLOCK_EVENT, T.INT
 _ENDS_TRANSACTION = frozenset({T.XID_EVENT, T.XA_PREPARE_LOG_EVENT})
 
 
-def left_out(type_code: int, dump_flags: int, capability: int) -> bool:
-    """Events the server omits for this replica. (Below CAPABILITY_TOLERATE_HOLES the server sends
-    a dummy Query of the same size instead; harness serve sends those events unchanged.)"""
-    if capability < CAPABILITY_TOLERATE_HOLES:
-        return False
+def _unwanted(type_code: int, dump_flags: int, capability: int) -> bool:
+    """Events this replica should not see (Annotate_rows unless asked for, newer event types)."""
     if type_code == T.ANNOTATE_ROWS_EVENT:
         return not dump_flags & BINLOG_SEND_ANNOTATE_ROWS_EVENT
     return capability < _NEEDS.get(type_code, 0)
+
+
+def left_out(type_code: int, dump_flags: int, capability: int) -> bool:
+    """Events the server omits for this replica. (Below CAPABILITY_TOLERATE_HOLES it sends a
+    dummy of the same size instead: compatible_event.)"""
+    return capability >= CAPABILITY_TOLERATE_HOLES and _unwanted(type_code, dump_flags, capability)
+
+
+# -- events rewritten for replicas older than GTIDs (send_event_to_slave, Query_log_event::
+#    dummy_event / begin_event): same size, so every log_pos stays right ----------------------
+_HEADER_LEN, _QUERY_POST_HEADER, _GTID_POST_HEADER = 19, 13, 19
+_MIN_USER_VAR = _HEADER_LEN + 4 + 1 + 1      # name length, one name byte, is-NULL
+_MIN_QUERY = _HEADER_LEN + _QUERY_POST_HEADER + 1 + 1   # empty db + its terminator, one byte of text
+_DUMMY_TEXT = "# Dummy event replacing event type {} that slave cannot handle."
+_Q_TIME_ZONE_CODE = 5
+
+
+def _retyped(event: bytes, crc: bool, type_code: int) -> tuple[bytearray, int]:
+    """The event without its checksum, its type replaced, THREAD_SPECIFIC off, SUPPRESS_USE on."""
+    data = bytearray(event[:len(event) - 4] if crc else event)
+    data[4] = type_code
+    flags = struct.unpack_from("<H", data, 17)[0]
+    flags = (flags & ~HeaderFlag.LOG_EVENT_THREAD_SPECIFIC_F) | HeaderFlag.LOG_EVENT_SUPPRESS_USE_F
+    struct.pack_into("<H", data, 17, flags)
+    return data, len(data)
+
+
+def _finished(data: bytearray, crc: bool) -> bytes:
+    return bytes(data) + (struct.pack("<I", zlib.crc32(data)) if crc else b"")
+
+
+def dummy_event(event: bytes, crc: bool) -> bytes | None:
+    """A comment-only Query of the same size, or, where that does not fit, a NULL user variable
+    @`!dummyvar` (cut to fit). None: under 25 bytes, too short for either."""
+    old_type = event[4]
+    data, size = _retyped(event, crc, T.QUERY_EVENT)
+    if size < _MIN_USER_VAR:
+        return None
+    if size < _MIN_QUERY:
+        name = b"!dummyvar"[:size - (_MIN_USER_VAR - 1)]
+        data[4] = T.USER_VAR_EVENT
+        data[_HEADER_LEN:] = struct.pack("<I", len(name)) + name + b"\x01"
+    else:
+        text = _DUMMY_TEXT.format(old_type).encode()
+        room = size - (_MIN_QUERY - 1)
+        data[_HEADER_LEN:] = bytes(_QUERY_POST_HEADER) + b"\0" + text[:room].ljust(room, b" ")
+    return _finished(data, crc)
+
+
+def begin_event(event: bytes, crc: bool) -> bytes | None:
+    """A GTID event as the BEGIN Query of the same size (an empty time zone status variable
+    takes up the commit id's 2 bytes). None: another size."""
+    data, size = _retyped(event, crc, T.QUERY_EVENT)
+    status = {_HEADER_LEN + _GTID_POST_HEADER: b"", _HEADER_LEN + _GTID_POST_HEADER + 2: bytes((_Q_TIME_ZONE_CODE, 0))}
+    if size not in status:
+        return None
+    post = bytes(11) + struct.pack("<H", len(status[size]))
+    data[_HEADER_LEN:] = post + status[size] + b"\0" + b"BEGIN"
+    return _finished(data, crc)
+
+
+def compatible_event(event: bytes, dump_flags: int, capability: int, crc: bool) -> bytes | None:
+    """What a replica below CAPABILITY_GTID gets for `event` (send_event_to_slave): the event, a
+    rewritten one of the same size, or None (left out). GTID events become BEGIN; a standalone
+    group's GTID event a dummy, or nothing for a replica that tolerates holes. Below
+    CAPABILITY_TOLERATE_HOLES the events left_out would omit become dummies, except Annotate_rows
+    for a replica that knows them (capability 1: sent as they are)."""
+    type_code = event[4]
+    if type_code == T.GTID_EVENT and capability < CAPABILITY_GTID:
+        if not (len(event) > _HEADER_LEN + 12 and event[_HEADER_LEN + 12] & FL_STANDALONE):
+            return begin_event(event, crc) or dummy_event(event, crc) or event
+        return (dummy_event(event, crc) or event) if capability < CAPABILITY_TOLERATE_HOLES else None
+    if not _unwanted(type_code, dump_flags, capability):
+        return event
+    if capability >= CAPABILITY_TOLERATE_HOLES:
+        return None
+    if type_code == T.ANNOTATE_ROWS_EVENT and capability >= CAPABILITY_ANNOTATE:
+        return event
+    return dummy_event(event, crc) or event
 
 
 def start_file(logs: ServedLogs, state: MariadbState) -> int:
@@ -89,3 +168,68 @@ class GroupSkipper:
                 self.mode = ""
             return True
         return False
+
+# the events compatible_event may rewrite (the rest go out as they are, unread)
+REWRITTEN_TYPES = frozenset({T.GTID_EVENT, T.ANNOTATE_ROWS_EVENT, *_NEEDS})
+
+
+@dataclass
+class BinlogStateTracker:
+    """The fake Gtid_list a GTID start sends (send_one_binlog_file: send_fake_gtid_list): once a
+    GTID at or past the replica's position in its domain has been read, and the group it starts
+    is over (sent or skipped), the server sends an artificial Gtid_list of its binlog state there
+    (the start file's Gtid_list, updated with every GTID read), so the replica learns its position
+    even when everything up to it was skipped. Entries: by domain, the latest server last."""
+    start: MariadbState
+    state: dict[tuple[int, int], int] = field(default_factory=dict)  # (domain, server_id) -> seq_no
+    loaded: bool = False        # the start file's Gtid_list has been read
+    reached: set[int] = field(default_factory=set)
+    pending: bool = False
+
+    def note(self, event: bytes) -> None:
+        """Read a Gtid_list (the first one loads the state) or a GTID event."""
+        type_code = event[4]
+        if type_code == T.GTID_LIST_EVENT and not self.loaded:
+            self.loaded = True
+            (count,) = struct.unpack_from("<I", event, 19)
+            for i in range(count & 0x0FFFFFFF):
+                domain, server, seq = struct.unpack_from("<IIQ", event, 19 + 4 + 16 * i)
+                self.state[(domain, server)] = seq
+        elif type_code == T.GTID_EVENT and len(event) >= 19 + 13:
+            seq, domain = struct.unpack_from("<QI", event, 19)
+            server = struct.unpack_from("<I", event, 5)[0]
+            self.state.pop((domain, server), None)
+            self.state[(domain, server)] = seq
+            start = self.start.seq_by_domain.get(domain)
+            if domain not in self.reached and start is not None and seq >= start:
+                self.reached.add(domain)
+                self.pending = True
+
+    def gtid_list_body(self) -> bytes:
+        entries = sorted(self.state.items(), key=lambda kv: kv[0][0])  # stable: the latest server last
+        return struct.pack("<I", len(entries)) + b"".join(
+            struct.pack("<IIQ", d, s, seq) for (d, s), seq in entries)
+
+
+GTID_INDEX_SINCE = (11, 4, 0)   # binlog_gtid_index (on by default): a GTID start looks up the index
+
+
+def gtid_index_start(path: Path, limit: int = 8) -> tuple[int, bytes | None]:
+    """Where an 11.4+ server starts a GTID dump in a file whose GTID index holds only its first
+    record (files under binlog_gtid_index_span_min, 64 KiB, past it): right after the file's
+    Gtid_list, with that Gtid_list's state. (4, None) when the file has none near its start."""
+    with open(path, "rb") as f:
+        pos = 4
+        f.seek(pos)
+        for _ in range(limit):
+            header = f.read(19)
+            if len(header) < 19:
+                break
+            size = struct.unpack_from("<I", header, 9)[0]
+            if size < 19:
+                break
+            if header[4] == T.GTID_LIST_EVENT:
+                return pos + size, header + f.read(size - 19)
+            f.seek(size - 19, 1)
+            pos += size
+    return 4, None
