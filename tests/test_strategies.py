@@ -121,8 +121,6 @@ def test_each_profile_builds_its_own_format_and_every_feature_of_its_line(name: 
     profile = PROFILES[name]
     seen: set[str] = set()
 
-    @examples(70 if profile.flavor == "mariadb" else 40, 1)  # every feature shows (seeds 1-3 needed <= 2/3)
-    @given(built_binlogs(name, column_types=profile.column_types))  # any columns, a row transaction first
     def prop(built) -> None:
         keep(f"profile-{name}", built.data)
         events = decoded(built.data)
@@ -132,7 +130,15 @@ def test_each_profile_builds_its_own_format_and_every_feature_of_its_line(name: 
         assert {e["type_code"] for e in events} <= set(profile.events)
         assert differences(built.events, events) == []
         seen.update(*map(_features, events))
-    prop()
+
+    # Every feature shows within a bounded budget: one seed's examples usually cover a line (seeds
+    # 1-3 needed <= 2/3 of them), but which examples a seed draws can shift with what ran before in
+    # the session, so up to three seeds are tried before a missing feature fails.
+    strategy = built_binlogs(name, column_types=profile.column_types)  # a row transaction first
+    for seed_ in (1, 2, 3):
+        examples(70 if profile.flavor == "mariadb" else 40, seed_)(given(strategy)(prop))()
+        if seen >= _line_features(profile):
+            break
     assert seen == _line_features(profile)
 
 
