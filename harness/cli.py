@@ -246,6 +246,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_fuzz_commands(sub)
     from .peers.cli import add_commands as add_peers_commands  # issue 13: Node parsers from npm
     add_peers_commands(sub)
+    from .primary.server import add_serve_command  # issue 12: the replication primary
+    add_serve_command(sub)
     return p
 
 

@@ -1,4 +1,4 @@
-"""`python -m oracle decode FILE`: canonical JSON lines on stdout.
+"""`python -m oracle decode [--stream] FILE`: canonical JSON lines on stdout.
 
 Exit 0 when the file decodes to its end; on invalid input, exit 1 with exactly one line on stderr,
 `error: <Kind> at offset <N>: <message>`, after every event decoded before it was printed.
@@ -14,13 +14,21 @@ from .errors import BinlogError
 from .render_rows import main as _rows_main
 from .survey import main as _survey_main
 from .verify import main as _verify_main
+from .wire.stream import decode_stream_file
+
+
+def _records(args: argparse.Namespace):
+    verify = not args.no_verify_checksums
+    if args.stream:  # a captured replication stream: packets, not a file
+        return decode_stream_file(args.file, verify_checksums=verify)
+    return (event.to_json() for event in decode_file(args.file, verify_checksums=verify))
 
 
 def _decode(args: argparse.Namespace) -> int:
     out = sys.stdout
     try:
-        for event in decode_file(args.file, verify_checksums=not args.no_verify_checksums):
-            out.write(json.dumps(event.to_json(), ensure_ascii=False, separators=(",", ":")))
+        for record in _records(args):
+            out.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")))
             out.write("\n")
     except BinlogError as e:
         out.flush()
@@ -38,6 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
     d = sub.add_parser("decode", help="print canonical JSON lines, one per event")
     d.add_argument("file")
     d.add_argument("--no-verify-checksums", action="store_true", help="do not check CRC32 checksums")
+    d.add_argument("--stream", action="store_true",
+                   help="FILE is a captured replication stream (the server's packets after COM_BINLOG_DUMP)")
     d.set_defaults(run=_decode)
     r = sub.add_parser("rows", help="print the ### row lines exactly as mysqlbinlog -vvv does")
     r.add_argument("file")

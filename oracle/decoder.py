@@ -20,10 +20,16 @@ from .values import binary
 def decode_bytes(buf: bytes, *, verify_checksums: bool = True) -> Iterator[Event]:
     """Yield the canonical events of a whole binlog held in buf. A BinlogError is raised at the
     first bad byte, after every event before it has been yielded."""
-    ctx = DecodeContext(format=None, verify_checksums=verify_checksums)  # type: ignore[arg-type]
-    ctx.decode_nested = _nested_decoder(ctx)
+    ctx = new_context(verify_checksums)
     for raw in walk(buf, verify_checksums=verify_checksums):
         yield decode_raw(buf, raw, ctx)
+
+
+def new_context(verify_checksums: bool = True) -> DecodeContext:
+    """A fresh context for one event stream (a file, or a replication stream: oracle.wire)."""
+    ctx = DecodeContext(format=None, verify_checksums=verify_checksums)  # type: ignore[arg-type]
+    ctx.decode_nested = _nested_decoder(ctx)
+    return ctx
 
 
 def decode_file(path: str | os.PathLike[str], *, verify_checksums: bool = True) -> Iterator[Event]:

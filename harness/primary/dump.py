@@ -1,0 +1,349 @@
+"""COM_BINLOG_DUMP and COM_BINLOG_DUMP_GTID: the binlog sender, after mysql-server
+sql/rpl_binlog_sender.cc (Binlog_sender::run / send_binlog / send_events / fake_rotate_event /
+send_format_description_event / send_heartbeat_event) and MariaDB sql/sql_repl.cc
+(mysql_binlog_send, which does the same steps):
+
+- before each file, an artificial Rotate (timestamp 0, log_pos 0, LOG_EVENT_ARTIFICIAL_F) naming
+  the file and the start position, checksummed per the algorithm in force (the client's announced
+  one before the first Format_description, the file's after it);
+- the file's Format_description with LOG_EVENT_BINLOG_IN_USE_F cleared, and, when the dump
+  starts past it, log_pos and `created` zeroed (checksum recomputed);
+- the events from the start position, each in one logical packet after a 0x00 byte, streamed from
+  the file (16 MB split by the packet layer);
+- at the end: EOF for a non-blocking dump (BINLOG_DUMP_NON_BLOCK, or server_id 0); otherwise a
+  heartbeat every @master_heartbeat_period nanoseconds until the client leaves.
+Errors are ERR 1236 with the server's message, detailed with the coordinates read so far once a
+file is open. The connection ends after a dump either way.
+"""
+from __future__ import annotations
+
+import struct
+import threading
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO, Callable
+
+from oracle.checksum import CHECKSUM_LEN, ChecksumAlg
+from oracle.decoder import new_context
+from oracle.event_types import EventType as T
+from oracle.event_types import HeaderFlag
+from oracle.events import DECODERS
+from oracle.fde import has_checksum_descriptor, peek_server_version
+from oracle.framing import MAGIC, walk
+from oracle.header import V4_HEADER_LEN, parse_header
+from oracle.reader import Reader
+from oracle.wire.packets import EofPacket, ErrPacket
+
+from . import mariadb
+from .conn import PacketIO
+from .gtid import MariadbState, MysqlGtidSet
+from .served import ServedLogs
+
+BIN_LOG_HEADER_SIZE = 4
+BINLOG_DUMP_NON_BLOCK = 0x01
+BINLOG_THROUGH_GTID = 0x04  # MySQL COM_BINLOG_DUMP_GTID
+ER_MASTER_FATAL_ERROR_READING_BINLOG = 1236
+MAX_EVENT_SIZE = 1 << 30  # the server's PACKET_MAX_SIZE
+_ST_CREATED_OFFSET = V4_HEADER_LEN + 2 + 50
+_U32 = struct.Struct("<I")
+_HEADER = struct.Struct("<IBIIIH")
+
+_TRUNCATED = "binlog truncated in the middle of event; consider out of disk space on master"
+# The servers' texts, by flavor (MySQL >= 8.0.26 says "source"/"Replica": see _text).
+MESSAGES: dict[str, dict[str, str]] = {
+    "no_file": {"mysql": "Could not find first log file name in binary log index file",
+                "mariadb": "Could not find first log file name in binary log index file"},
+    "pos_below_4": {"mysql": "Client requested master to start replication from position < 4",
+                    "mariadb": "Client requested master to start replication from impossible position"},
+    "pos_past_end": {"mysql": "Client requested master to start replication from position > file size",
+                     "mariadb": "Client requested master to start replication from impossible position"},
+    "no_fde": {"mysql": "Could not find format_description_event in binlog file",
+               "mariadb": "Failed to find format descriptor event in start of binlog"},
+    "checksum": {"mysql": "Slave can not handle replication events with the checksum that master is "
+                          "configured to log",
+                 "mariadb": "Slave can not handle replication events with the checksum that master is "
+                            "configured to log"},
+    "truncated": {"mysql": _TRUNCATED, "mariadb": _TRUNCATED},
+    "bogus": {"mysql": "bogus data in log event", "mariadb": "bogus data in log event"},
+    "too_large": {"mysql": "log event entry exceeded max_allowed_packet; Increase max_allowed_packet on master",
+                  "mariadb": "log event entry exceeded max_allowed_packet; Increase max_allowed_packet on master"},
+    "shutdown": {"mysql": "Server shutdown in progress", "mariadb": "Server shutdown in progress"},
+}
+
+
+class DumpError(Exception):
+    """Ends the dump with ERR 1236 and this message."""
+
+
+@dataclass
+class DumpRequest:
+    file: str
+    pos: int
+    flags: int
+    server_id: int
+    mysql_exclude: MysqlGtidSet | None = None
+    mariadb_start: MariadbState | None = None
+
+
+@dataclass
+class DumpOptions:
+    server_id: int
+    slave_checksum: int | None  # from @source/@master_binlog_checksum; None: the client never said
+    heartbeat_ns: int
+    flavor: str
+    newer_names: bool  # MySQL >= 8.0.26 says "source"/"Replica" in these messages
+    mariadb_capability: int = 0
+
+
+def _crc(event: bytearray | bytes) -> bytes:
+    return _U32.pack(zlib.crc32(event))
+
+
+def artificial_event(type_code: int, server_id: int, log_pos: int, flags: int, body: bytes, crc: bool) -> bytes:
+    size = V4_HEADER_LEN + len(body) + (CHECKSUM_LEN if crc else 0)
+    event = _HEADER.pack(0, type_code, server_id, size, log_pos, flags) + body
+    return event + _crc(event) if crc else event
+
+
+def fake_rotate(name: str, pos: int, server_id: int, crc: bool) -> bytes:
+    return artificial_event(T.ROTATE_EVENT, server_id, 0, HeaderFlag.LOG_EVENT_ARTIFICIAL_F,
+                            struct.pack("<Q", pos) + name.encode(), crc)
+
+
+def heartbeat(name: str, log_pos: int, server_id: int, crc: bool) -> bytes:
+    return artificial_event(T.HEARTBEAT_LOG_EVENT, server_id, log_pos & 0xFFFFFFFF, 0, name.encode(), crc)
+
+
+def checksum_of_fde(fde: bytes) -> int | None:
+    version = peek_server_version(fde, V4_HEADER_LEN, len(fde), BIN_LOG_HEADER_SIZE)
+    return fde[-CHECKSUM_LEN - 1] if has_checksum_descriptor(version) else None
+
+
+def prepared_fde(fde: bytes, clear_log_pos: bool, clear_created: bool, crc: bool) -> bytes:
+    """send_format_description_event: in-use flag off; log_pos and `created` zeroed mid-file
+    (MariaDB also zeroes `created` for a GTID start), then the checksum fixed."""
+    ev = bytearray(fde)
+    ev[17] &= ~HeaderFlag.LOG_EVENT_BINLOG_IN_USE_F & 0xFF
+    if clear_log_pos:
+        ev[13:17] = b"\0\0\0\0"
+    if clear_log_pos or clear_created:
+        ev[_ST_CREATED_OFFSET:_ST_CREATED_OFFSET + 4] = b"\0\0\0\0"
+        if crc:
+            ev[-CHECKSUM_LEN:] = _crc(ev[:-CHECKSUM_LEN])
+    return bytes(ev)
+
+
+class _MysqlGtidFilter:
+    """Binlog_sender::skip_event: a GTID event opens a group that is skipped when the client's set
+    holds it; Rotate never is; other events follow the group they are in."""
+
+    def __init__(self, exclude: MysqlGtidSet) -> None:
+        self.exclude = exclude
+        self.ctx = new_context(verify_checksums=False)
+        self.in_group = False
+
+    def reads(self, type_code: int) -> bool:
+        return self.in_group or type_code in (T.GTID_LOG_EVENT, T.GTID_TAGGED_LOG_EVENT)
+
+    def skip(self, event: bytes, crc: bool) -> bool:
+        type_code = event[4]
+        if type_code == T.ROTATE_EVENT:
+            self.in_group = False
+        elif type_code in (T.GTID_LOG_EVENT, T.GTID_TAGGED_LOG_EVENT):
+            header = parse_header(event, 0, V4_HEADER_LEN)
+            body = DECODERS[type_code](Reader(event, V4_HEADER_LEN, len(event) - (CHECKSUM_LEN if crc else 0)),
+                                       self.ctx, header)
+            self.in_group = self.exclude.contains(body["sid"], body.get("tag") or "", _int(body["gno"]))
+        return self.in_group
+
+
+class _MariadbGtidFilter:
+    def __init__(self, state: MariadbState) -> None:
+        self.skipper = mariadb.GroupSkipper(state)
+
+    def reads(self, type_code: int) -> bool:
+        return bool(self.skipper.mode) or type_code == T.GTID_EVENT
+
+    def skip(self, event: bytes, crc: bool) -> bool:
+        return self.skipper.skip(event, crc)
+
+
+def _int(v: object) -> int:
+    return int(v["value"]) if isinstance(v, dict) else int(v)  # type: ignore[index,arg-type]
+
+
+class BinlogSender:
+    def __init__(self, io: PacketIO, logs: ServedLogs, req: DumpRequest, opts: DumpOptions,
+                 stop: threading.Event, log: Callable[[str], None]) -> None:
+        self.io, self.logs, self.req, self.opts, self.stop, self.log = io, logs, req, opts, stop, log
+        self.event_alg = opts.slave_checksum  # what fake_rotate_event uses before the first FDE
+        self.filter: _MysqlGtidFilter | _MariadbGtidFilter | None = None
+        if req.mysql_exclude and req.mysql_exclude.intervals:
+            self.filter = _MysqlGtidFilter(req.mysql_exclude)
+        elif req.mariadb_start is not None:
+            self.filter = _MariadbGtidFilter(req.mariadb_start)
+        self.events_sent = 0
+        self.files_opened = 0
+        self.file_name = ""  # the file open now, and the coordinates the error details name
+        self.last_event_end = 0
+        self.read_pos = 0
+
+    def run(self) -> None:
+        try:
+            self._run()
+        except DumpError as e:
+            self.log(f"dump error: {e}")
+            self.io.write(ErrPacket(ER_MASTER_FATAL_ERROR_READING_BINLOG, str(e)).encode())
+            self.io.flush()
+
+    # -- messages -------------------------------------------------------------------------------
+    def _text(self, key: str) -> str:
+        text = MESSAGES[key][self.opts.flavor]
+        return text.replace("master", "source").replace("Slave", "Replica") if self.opts.newer_names else text
+
+    def _error(self, key: str) -> DumpError:
+        return DumpError(self._text(key))
+
+    def _detailed(self, message: str) -> DumpError:
+        """Once a file is open the server adds where it was (MariaDB: base names; MySQL: index names)."""
+        shown = self.file_name if self.opts.flavor == "mariadb" else f"./{self.file_name}"
+        return DumpError(f"{message}; the first event '{self.req.file}' at {self.req.pos}, the last event read "
+                         f"from '{shown}' at {self.last_event_end}, the last byte read from '{shown}' at "
+                         f"{self.read_pos}.")
+
+    def _impossible_position(self) -> DumpError:
+        """MariaDB's check_start_offset text."""
+        name = self.req.file
+        return DumpError(f"{self._text('pos_past_end')}; the first event '{name}' at {self.req.pos}, the last event "
+                         f"read from '{name}' at 4, the last byte read from '{name}' at 4.")
+
+    # -- the dump -------------------------------------------------------------------------------
+    def _crc_on(self) -> bool:
+        return self.event_alg == ChecksumAlg.CRC32
+
+    def _start(self) -> tuple[int, int]:
+        if self.req.mariadb_start is not None:
+            return mariadb.start_file(self.logs, self.req.mariadb_start), BIN_LOG_HEADER_SIZE
+        i = self.logs.find(self.req.file) if self.req.file else 0
+        if i is None:
+            raise self._error("no_file")
+        start = self.req.pos
+        if start < BIN_LOG_HEADER_SIZE or start > self.logs.files[i].size:
+            if self.opts.flavor == "mariadb":
+                raise self._impossible_position()
+            raise self._error("pos_below_4" if start < BIN_LOG_HEADER_SIZE else "pos_past_end")
+        return i, start
+
+    def _run(self) -> None:
+        i, start = self._start()
+        while True:
+            served = self.logs.files[i]
+            self.io.write(b"\0" + fake_rotate(served.name, start, self.opts.server_id, self._crc_on()))
+            self.file_name, self.last_event_end, self.read_pos = served.name, start, start
+            try:
+                end = self._send_file(served.path, start)
+            except DumpError as e:
+                raise self._detailed(str(e)) from None
+            if i + 1 < len(self.logs.files):
+                i, start = i + 1, BIN_LOG_HEADER_SIZE
+                continue
+            if self.req.flags & BINLOG_DUMP_NON_BLOCK or self.req.server_id == 0:
+                self.io.write(EofPacket().encode())
+                self.io.flush()
+                return
+            self._wait_with_heartbeats(served.name, end)
+            return
+
+    def _send_file(self, path: Path, start: int) -> int:
+        with open(path, "rb", buffering=1 << 20) as f:
+            f.read(len(MAGIC))
+            fde = self._read_event(f, BIN_LOG_HEADER_SIZE)
+            self.read_pos = self.last_event_end = BIN_LOG_HEADER_SIZE + len(fde)
+            if fde[4] != T.FORMAT_DESCRIPTION_EVENT:
+                raise self._error("no_fde")
+            self.event_alg = checksum_of_fde(fde)
+            if self.opts.slave_checksum is None and self._crc_on():
+                raise self._error("checksum")
+            gtid_start = self.req.mariadb_start is not None and self.files_opened == 0
+            self.files_opened += 1
+            self.io.write(b"\0" + prepared_fde(fde, start > BIN_LOG_HEADER_SIZE, gtid_start, self._crc_on()))
+            pos = BIN_LOG_HEADER_SIZE + len(fde)
+            if start > BIN_LOG_HEADER_SIZE:
+                f.seek(start)
+                pos = start
+            if isinstance(self.filter, _MysqlGtidFilter):
+                self.filter.ctx.format = next(walk(MAGIC + fde, verify_checksums=False)).format
+            return self._send_events(f, pos)
+
+    def _read_event(self, f: BinaryIO, pos: int) -> bytes:
+        header = f.read(V4_HEADER_LEN)
+        size = self._checked_size(header)
+        rest = f.read(size - V4_HEADER_LEN)
+        if len(rest) != size - V4_HEADER_LEN:
+            raise self._error("truncated")
+        return header + rest
+
+    def _checked_size(self, header: bytes) -> int:
+        if len(header) < V4_HEADER_LEN:
+            raise self._error("truncated")
+        size = _U32.unpack_from(header, 9)[0]
+        if size < V4_HEADER_LEN:
+            raise self._error("bogus")
+        if size > MAX_EVENT_SIZE:
+            raise self._error("too_large")
+        return size
+
+    def _left_out(self, type_code: int) -> bool:
+        return (self.opts.flavor == "mariadb"
+                and mariadb.left_out(type_code, self.req.flags, self.opts.mariadb_capability))
+
+    def _send_events(self, f: BinaryIO, pos: int) -> int:
+        skipped_to = 0
+        crc = self._crc_on()
+        while True:
+            header = f.read(V4_HEADER_LEN)
+            if not header:
+                break
+            self.read_pos = pos + len(header)
+            size = self._checked_size(header)
+            type_code = header[4]
+            if self.filter and self.filter.reads(type_code):
+                event = header + f.read(size - V4_HEADER_LEN)
+                if len(event) != size:
+                    raise self._error("truncated")
+                pos += size
+                if self.filter.skip(event, crc):
+                    skipped_to = pos
+                    continue
+                if skipped_to and isinstance(self.filter, _MysqlGtidFilter):
+                    # tell the client how far the skipped transactions went
+                    self.io.write(b"\0" + heartbeat(self.file_name, skipped_to, self.opts.server_id, crc))
+                skipped_to = 0
+                self.io.write(b"\0" + event)
+            elif self._left_out(type_code):
+                f.seek(size - V4_HEADER_LEN, 1)
+                pos += size
+                continue
+            else:
+                try:
+                    self.io.write_streamed(1 + size, b"\0" + header, f.read)
+                except EOFError:
+                    raise self._error("truncated") from None
+                pos += size
+            self.last_event_end = self.read_pos = pos
+            self.events_sent += 1
+            if self.stop.is_set():
+                raise self._error("shutdown")
+        if skipped_to and isinstance(self.filter, _MysqlGtidFilter):
+            self.io.write(b"\0" + heartbeat(self.file_name, skipped_to, self.opts.server_id, crc))
+        return pos
+
+    def _wait_with_heartbeats(self, name: str, end: int) -> None:
+        period = self.opts.heartbeat_ns / 1e9 if self.opts.heartbeat_ns > 0 else 1.0
+        while not self.stop.is_set():
+            if self.io.client_left(period):
+                return
+            if self.opts.heartbeat_ns > 0:
+                self.io.write(b"\0" + heartbeat(name, end, self.opts.server_id, self._crc_on()))
+                self.io.flush()

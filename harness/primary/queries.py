@@ -1,0 +1,317 @@
+"""COM_QUERY: a table of statement patterns and the function that answers each. The statements are
+those replication clients send before a dump (docs/primary.md lists them); anything else gets an
+ERR that names the statement, and the connection stays usable."""
+from __future__ import annotations
+
+import fnmatch
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+from oracle.wire.packets import ErrPacket, OkPacket
+
+from . import tables
+from .resultset import ResultSet, Value
+from .served import ServedLogs
+
+Reply = ResultSet | OkPacket | ErrPacket
+
+ER_UNKNOWN_SYSTEM_VARIABLE = 1193
+ER_PARSE_ERROR = 1064
+ER_NOT_SUPPORTED_YET = 1235
+ER_NO_SUCH_TABLE = 1146
+ER_NO_DB_ERROR = 1046
+
+
+@dataclass
+class QuerySession:
+    """What a statement may read or change: the served logs, the variables, the user variables."""
+    logs: ServedLogs
+    variables: dict[str, Value]
+    user: str
+    connection_id: int
+    user_vars: dict[str, Value] = field(default_factory=dict)
+    database: str | None = None
+
+
+class Unanswerable(Exception):
+    """An expression the primary does not evaluate: the statement is refused as a whole."""
+
+
+# -- expressions --------------------------------------------------------------------------------
+
+_SYSVAR = re.compile(r"@@(?:(?:global|session|local)\.)?`?(\w+)`?$", re.I)
+_USERVAR = re.compile(r"@`?(\w+)`?$")
+_STRING = re.compile(r"""('(?:[^'\\]|\\.|'')*'|"(?:[^"\\]|\\.|"")*")$""")
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?$")
+_FUNCTIONS: dict[str, Callable[[QuerySession], Value]] = {
+    "version": lambda s: s.variables["version"],
+    "unix_timestamp": lambda s: int(time.time()),
+    "database": lambda s: s.database,
+    "schema": lambda s: s.database,
+    "user": lambda s: f"{s.user}@localhost",
+    "current_user": lambda s: f"{s.user}@%",
+    "connection_id": lambda s: s.connection_id,
+    "now": lambda s: time.strftime("%Y-%m-%d %H:%M:%S"),
+}
+_FUNCTION = re.compile(r"(\w+)\s*\(\s*\)$")
+
+
+def evaluate(expr: str, s: QuerySession) -> Value:
+    expr = expr.strip()
+    if m := _SYSVAR.match(expr):
+        name = m[1].lower()
+        if name not in s.variables:
+            raise _Refused(ErrPacket(ER_UNKNOWN_SYSTEM_VARIABLE, f"Unknown system variable '{m[1]}'"))
+        return s.variables[name]
+    if m := _USERVAR.match(expr):
+        return s.user_vars.get(m[1].lower())
+    if m := _STRING.match(expr):
+        return re.sub(r"\\(.)", r"\1", m[1][1:-1])
+    if _NUMBER.match(expr):
+        return int(expr) if expr.lstrip("-").isdigit() else expr
+    if expr.upper() == "NULL":
+        return None
+    if (m := _FUNCTION.match(expr)) and m[1].lower() in _FUNCTIONS:
+        return _FUNCTIONS[m[1].lower()](s)
+    raise Unanswerable(expr)
+
+
+class _Refused(Exception):
+    def __init__(self, err: ErrPacket) -> None:
+        self.err = err
+
+
+def split_top_level(text: str) -> list[str]:
+    """Split at commas outside quotes and parentheses."""
+    parts, depth, quote, start = [], 0, "", 0
+    for i, c in enumerate(text):
+        if quote:
+            quote = "" if c == quote else quote
+        elif c in "'\"`":
+            quote = c
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return [p.strip() for p in parts]
+
+
+# -- statements ---------------------------------------------------------------------------------
+
+_ALIAS = re.compile(r"(.+?)\s+(?:AS\s+)?(`[^`]+`|'[^']+'|\"[^\"]+\"|\w+)$", re.I | re.S)
+
+
+def answer_select(s: QuerySession, m: re.Match[str]) -> Reply:
+    names, row = [], []
+    for item in split_top_level(m["exprs"]):
+        alias = _ALIAS.match(item)
+        expr, name = (alias[1], alias[2].strip("`'\"")) if alias and not _STRING.match(item) else (item, item)
+        try:
+            row.append(evaluate(expr, s))
+        except Unanswerable:
+            if alias:  # "x y" may be an expression with a space, not an alias: try it whole
+                row.append(evaluate(item, s))
+                name = item
+            else:
+                raise
+        names.append(name)
+    return ResultSet(names, [row])
+
+
+_ASSIGN = re.compile(r"(?:(GLOBAL|SESSION|LOCAL)\s+)?(@@(?:\w+\.)?\w+|@`?\w+`?|\w+)\s*(?::=|=)\s*(.+)$", re.I | re.S)
+_SET_NAMES = re.compile(r"(NAMES|CHARACTER\s+SET|CHARSET)\b", re.I)
+
+
+def answer_set(s: QuerySession, m: re.Match[str]) -> Reply:
+    updates: list[tuple[str, bool, Value]] = []
+    for item in split_top_level(m["assignments"]):
+        if _SET_NAMES.match(item):
+            continue
+        a = _ASSIGN.match(item)
+        if not a:
+            raise Unanswerable(item)
+        target, value = a[2], evaluate(a[3], s)
+        if target.startswith("@@") or not target.startswith("@"):
+            updates.append((target.split(".")[-1].lstrip("@").lower(), False, value))
+        else:
+            updates.append((target[1:].strip("`").lower(), True, value))
+    for name, is_user, value in updates:  # all or nothing, like the server
+        (s.user_vars if is_user else s.variables)[name] = value
+    return OkPacket()
+
+
+def _like(pattern: str | None, name: str) -> bool:
+    if pattern is None:
+        return True
+    glob = re.sub(r"\\(.)", r"[\1]", pattern).replace("%", "*").replace("_", "?")
+    return fnmatch.fnmatchcase(name.lower(), glob.lower())
+
+
+def answer_show_variables(s: QuerySession, m: re.Match[str]) -> Reply:
+    pattern = m["like"] if m["like"] is not None else m["name"]
+    rows: list[list[Value]] = [[name, "" if v is None else str(v)]
+                               for name, v in sorted(s.variables.items()) if _like(pattern, name)]
+    return ResultSet(["Variable_name", "Value"], rows)
+
+
+def answer_binlog_status(s: QuerySession, m: re.Match[str]) -> Reply:
+    last = s.logs.files[-1]
+    if s.logs.flavor == "mariadb":
+        return ResultSet(["File", "Position", "Binlog_Do_DB", "Binlog_Ignore_DB"], [[last.name, last.size, "", ""]])
+    return ResultSet(["File", "Position", "Binlog_Do_DB", "Binlog_Ignore_DB", "Executed_Gtid_Set"],
+                     [[last.name, last.size, "", "", s.logs.gtid_executed()]])
+
+
+def answer_binary_logs(s: QuerySession, m: re.Match[str]) -> Reply:
+    if s.logs.flavor == "mariadb":
+        return ResultSet(["Log_name", "File_size"], [[f.name, f.size] for f in s.logs.files])
+    return ResultSet(["Log_name", "File_size", "Encrypted"], [[f.name, f.size, "No"] for f in s.logs.files])
+
+
+# -- column lookups (harness/primary/tables.py) ---------------------------------------------------
+
+def _unquote(name: str | None) -> str | None:
+    return name.strip("`'\"") if name else name
+
+
+def _table(s: QuerySession, schema: str | None, name: str) -> tables.Table:
+    schema = _unquote(schema) or s.database
+    if not schema:
+        raise _Refused(ErrPacket(ER_NO_DB_ERROR, "No database selected", "3D000"))
+    found = s.logs.table(schema, _unquote(name) or "")
+    if found is None:
+        raise _Refused(ErrPacket(ER_NO_SUCH_TABLE, f"Table '{schema}.{_unquote(name)}' doesn't exist", "42S02"))
+    return found
+
+
+def answer_use(s: QuerySession, m: re.Match[str]) -> Reply:
+    s.database = _unquote(m["db"])
+    return OkPacket()
+
+
+def answer_show_columns(s: QuerySession, m: re.Match[str]) -> Reply:
+    table = _table(s, m["db2"] or m["db"], m["table"])
+    full = bool(m["full"])
+    rows = [tables.show_columns_row(c, full) for c in table.columns if _like(m["like"], c.name)]
+    return ResultSet(tables.SHOW_FULL_COLUMNS if full else tables.SHOW_COLUMNS, rows)
+
+
+def answer_show_create_table(s: QuerySession, m: re.Match[str]) -> Reply:
+    table = _table(s, m["db"], m["table"])
+    if table.create_statement is None:
+        return ErrPacket(ER_NOT_SUPPORTED_YET, f"harness serve has no CREATE TABLE for '{table.schema}.{table.name}' "
+                         "(only corpus cases record the statement that made a table)", "42000")
+    return ResultSet(["Table", "Create Table"], [[table.name, table.create_statement]])
+
+
+_WHERE_EQ = r"(?:`?\w+`?\.)?`?{col}`?\s*=\s*['\"]([^'\"]*)['\"]"
+
+
+def answer_information_schema_columns(s: QuerySession, m: re.Match[str]) -> Reply:
+    where = m["where"] or ""
+    schema = re.search(_WHERE_EQ.format(col="TABLE_SCHEMA"), where, re.I)
+    name = re.search(_WHERE_EQ.format(col="TABLE_NAME"), where, re.I)
+    found = [t for (sc, tn), t in sorted(s.logs.tables.items())
+             if (schema is None or sc == schema[1].lower()) and (name is None or tn == name[1].lower())]
+    rows = [tables.information_schema_row(t, c) for t in found for c in t.columns]
+    items = split_top_level(m["exprs"])
+    if items == ["*"]:
+        names = list(tables.information_schema_row(tables.Table("", ""), tables.Column("", 0, "", "", True)))
+        return ResultSet(names, [[r[n] for n in names] for r in rows])
+    columns = []
+    for item in items:
+        alias = _ALIAS.match(item)
+        expr, label = (alias[1], _unquote(alias[2])) if alias else (item, item)
+        key = (_unquote(expr.split(".")[-1]) or "").upper()
+        if key not in tables.information_schema_row(tables.Table("", ""), tables.Column("", 0, "", "", True)):
+            raise _Refused(ErrPacket(1054, f"Unknown column '{expr}' in 'field list'", "42S22"))
+        columns.append((key, label or expr))
+    return ResultSet([label for _, label in columns], [[r[k] for k, _ in columns] for r in rows])
+
+
+def _mysql_at_least(v: tuple[int, int, int]) -> Callable[[ServedLogs], bool]:
+    return lambda logs: logs.flavor == "mysql" and logs.version >= v
+
+
+def _mysql_before(v: tuple[int, int, int]) -> Callable[[ServedLogs], bool]:
+    return lambda logs: logs.flavor == "mariadb" or logs.version < v
+
+
+def _mariadb_at_least(v: tuple[int, int, int]) -> Callable[[ServedLogs], bool]:
+    return lambda logs: logs.flavor == "mariadb" and logs.version >= v
+
+
+def _always(logs: ServedLogs) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class Statement:
+    pattern: re.Pattern[str]
+    answer: Callable[[QuerySession, re.Match[str]], Reply]
+    exists: Callable[[ServedLogs], bool] = _always  # does the served server version have it?
+
+
+def _p(regex: str) -> re.Pattern[str]:
+    return re.compile(regex, re.I | re.S)
+
+
+STATEMENTS: tuple[Statement, ...] = (
+    Statement(_p(r"SET\s+(?P<assignments>.+)"), answer_set),
+    Statement(_p(r"SELECT\s+(?P<exprs>(?:(?!\bFROM\b).)+?)(?:\s+LIMIT\s+\d+)?"), answer_select),
+    Statement(_p(r"SHOW\s+(?:GLOBAL\s+|SESSION\s+)?VARIABLES(?:\s+LIKE\s+'(?P<like>[^']*)'"
+                 r"|\s+WHERE\s+Variable_name\s*=\s*'(?P<name>[^']*)')?"), answer_show_variables),
+    # SHOW MASTER STATUS went away in MySQL 8.4; SHOW BINARY LOG STATUS came in 8.2.
+    Statement(_p(r"SHOW\s+MASTER\s+STATUS"), answer_binlog_status, _mysql_before((8, 4, 0))),
+    Statement(_p(r"SHOW\s+BINARY\s+LOG\s+STATUS"), answer_binlog_status, _mysql_at_least((8, 2, 0))),
+    Statement(_p(r"SHOW\s+BINLOG\s+STATUS"), answer_binlog_status, _mariadb_at_least((10, 5, 2))),
+    Statement(_p(r"SHOW\s+(?:BINARY|MASTER)\s+LOGS"), answer_binary_logs),
+    Statement(_p(r"USE\s+(?P<db>`[^`]+`|\w+)"), answer_use),
+    Statement(_p(r"SHOW\s+(?P<full>FULL\s+)?(?:COLUMNS|FIELDS)\s+(?:FROM|IN)\s+(?:(?P<db>`[^`]+`|\w+)\.)?"
+                 r"(?P<table>`[^`]+`|\w+)(?:\s+(?:FROM|IN)\s+(?P<db2>`[^`]+`|\w+))?(?:\s+LIKE\s+'(?P<like>[^']*)')?"),
+              answer_show_columns),
+    Statement(_p(r"SHOW\s+CREATE\s+TABLE\s+(?:(?P<db>`[^`]+`|\w+)\.)?(?P<table>`[^`]+`|\w+)"),
+              answer_show_create_table),
+    Statement(_p(r"SELECT\s+(?P<exprs>.+?)\s+FROM\s+`?information_schema`?\.`?columns`?"
+                 r"(?:\s+(?:AS\s+)?\w+)?(?:\s+WHERE\s+(?P<where>.+?))?(?:\s+ORDER\s+BY\s+[\w.`]+(?:\s+ASC)?)?"),
+              answer_information_schema_columns),
+)
+
+_COMMENT = re.compile(r"/\*(?!!).*?\*/|--[ \t][^\n]*|#[^\n]*", re.S)
+
+
+def normalize(sql: str) -> str:
+    """Comments out, whitespace collapsed, no trailing semicolon."""
+    return re.sub(r"\s+", " ", _COMMENT.sub(" ", sql)).strip().rstrip(";").strip()
+
+
+MAX_STATEMENT = 1 << 20  # what clients send before a dump is short; longer is not parsed at all
+
+
+def answer(s: QuerySession, sql: str) -> Reply:
+    if len(sql) > MAX_STATEMENT:
+        return ErrPacket(ER_NOT_SUPPORTED_YET, f"harness serve does not answer this statement of {len(sql)} "
+                         f"characters: '{sql[:80]}...'", "42000")
+    text = normalize(sql)
+    for st in STATEMENTS:
+        m = st.pattern.fullmatch(text)
+        if not m:
+            continue
+        if not st.exists(s.logs):
+            return ErrPacket(ER_PARSE_ERROR, "You have an error in your SQL syntax; check the manual that "
+                             f"corresponds to your server version for the right syntax to use near "
+                             f"'{text[:80]}' at line 1", "42000")
+        try:
+            return st.answer(s, m)
+        except _Refused as r:
+            return r.err
+        except Unanswerable:
+            break
+    return ErrPacket(ER_NOT_SUPPORTED_YET, f"harness serve does not answer this statement: '{text[:200]}' "
+                     "(it answers what replication clients send before a dump; see docs/primary.md)", "42000")

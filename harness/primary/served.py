@@ -1,0 +1,168 @@
+"""The binlogs a primary serves: which files, in which order, and the facts a server reports about
+them (version, server_id, checksum, GTID state), all read from the files themselves."""
+from __future__ import annotations
+
+import mmap
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+from oracle.decoder import decode_raw, new_context
+from oracle.errors import BinlogError
+from oracle.event_types import EventType as T
+from oracle.fde import FormatDescription
+from oracle.framing import MAGIC, walk
+
+from ..corpus import CorpusError, discover
+from .tables import Table, create_statements, table_from_map
+
+GTID_TYPES = (T.GTID_LOG_EVENT, T.GTID_TAGGED_LOG_EVENT)
+
+
+class ServeError(Exception):
+    """The PATHs given cannot be served (missing, not binlogs, two files of one name)."""
+
+
+@dataclass(frozen=True)
+class ServedFile:
+    name: str
+    path: Path
+
+    @property
+    def size(self) -> int:
+        return self.path.stat().st_size
+
+
+@dataclass
+class ServedLogs:
+    files: list[ServedFile]
+    format: FormatDescription  # the first file's Format_description
+    server_id: int
+    mysql_gtids: dict[tuple[str, str], list[tuple[int, int]]] = field(default_factory=dict)
+    mariadb_gtids: dict[int, str] = field(default_factory=dict)  # domain -> "D-S-N", the last one
+    flavor_override: str | None = None  # --flavor mysql|mariadb; None: what the FDE names
+    # file name -> {domain: seq_no} of its first Gtid_list (MariaDB: the state before the file)
+    gtid_lists: dict[str, dict[int, int]] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    tables: dict[tuple[str, str], Table] = field(default_factory=dict)  # (schema, table), lower case
+    create_statements: dict[tuple[str, str], str] = field(default_factory=dict)
+
+    def table(self, schema: str, name: str) -> Table | None:
+        key = (schema.lower(), name.lower())
+        found = self.tables.get(key)
+        if found is not None:
+            found.create_statement = self.create_statements.get(key)
+        return found
+
+    @property
+    def flavor(self) -> str:
+        return self.flavor_override or self.format.flavor
+
+    @property
+    def version(self) -> tuple[int, int, int]:
+        return self.format.version_tuple
+
+    def find(self, name: str) -> int | None:
+        return next((i for i, f in enumerate(self.files) if f.name == name), None)
+
+    @property
+    def server_uuid(self) -> str:
+        """The UUID of the GTIDs the served server wrote itself, else one derived from server_id."""
+        for sid, _tag in self.mysql_gtids:
+            return sid
+        return str(uuid.uuid5(uuid.NAMESPACE_OID, f"binlog-conformance-primary-{self.server_id}"))
+
+    def gtid_executed(self) -> str:
+        from oracle.events.previous_gtids import gtid_set_text
+        return gtid_set_text([{"uuid": sid, "tag": tag,
+                               "intervals": [{"start": s, "end": e} for s, e in ivs]}
+                              for (sid, tag), ivs in self.mysql_gtids.items()])
+
+    def gtid_binlog_pos(self) -> str:
+        return ",".join(self.mariadb_gtids[d] for d in sorted(self.mariadb_gtids))
+
+
+def _binlog_paths(arg: str, creates: dict[tuple[str, str], str]) -> list[Path]:
+    p = Path(arg)
+    try:
+        cases = discover(p)
+    except CorpusError as e:
+        raise ServeError(str(e)) from e
+    for c in cases:
+        creates.update(create_statements(c.meta))
+    paths = [c.path for c in cases]
+    return [q for q in paths if _starts_with_magic(q)] if p.is_dir() else paths
+
+
+def _starts_with_magic(p: Path) -> bool:
+    with open(p, "rb") as f:
+        return f.read(4) == MAGIC
+
+
+def events(path: Path) -> Iterator[tuple[Any, Any]]:
+    """(raw event, decoded event or None) of a file, decoding only the events the state needs."""
+    with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as buf:
+        ctx = new_context(verify_checksums=False)
+        for raw in walk(buf, verify_checksums=False):  # type: ignore[arg-type]
+            wanted = raw.header.type_code in (*GTID_TYPES, T.PREVIOUS_GTIDS_LOG_EVENT, T.GTID_EVENT,
+                                              T.GTID_LIST_EVENT, T.TABLE_MAP_EVENT)
+            yield raw, decode_raw(buf, raw, ctx) if wanted else None  # type: ignore[arg-type]
+
+
+def load(paths: list[str]) -> ServedLogs:
+    files: list[ServedFile] = []
+    creates: dict[tuple[str, str], str] = {}
+    for arg in paths:
+        for p in _binlog_paths(arg, creates):
+            files.append(ServedFile(p.name, p.resolve()))
+    if not files:
+        raise ServeError(f"no binlog files under {' '.join(paths)}")
+    names = [f.name for f in files]
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise ServeError(f"two served files share the name {dup[0]}: a primary serves each name once")
+    logs: ServedLogs | None = None
+    for f in files:
+        try:
+            for raw, event in events(f.path):
+                if logs is None:
+                    if raw.header.type_code != T.FORMAT_DESCRIPTION_EVENT:
+                        raise ServeError(f"{f.path}: the first event is not a Format_description")
+                    logs = ServedLogs(files, raw.format, raw.header.server_id, create_statements=creates)
+                if event is not None and event.type_code == T.TABLE_MAP_EVENT:
+                    table = table_from_map(event.body)
+                    logs.tables[(table.schema.lower(), table.name.lower())] = table
+                elif event is not None:
+                    _note_gtids(logs, event.type_code, event.body, raw.header.server_id)
+                    if event.type_code == T.GTID_LIST_EVENT and f.name not in logs.gtid_lists:
+                        logs.gtid_lists[f.name] = {int(g["domain_id"]): _int(g["seq_no"])
+                                                   for g in event.body.get("list", [])}
+        except BinlogError as e:
+            if logs is None:
+                raise ServeError(f"{f.path}: {e}") from e
+            # Served as it is: a dump reaching the bad bytes ends with the server's ERR 1236.
+            logs.warnings.append(f"{f.name}: {e} (served as it is)")
+    assert logs is not None
+    return logs
+
+
+def _note_gtids(logs: ServedLogs, type_code: int, body: dict[str, Any], server_id: int) -> None:
+    if type_code in GTID_TYPES:
+        key = (body["sid"], body.get("tag", ""))
+        gno = int(body["gno"] if not isinstance(body["gno"], dict) else body["gno"]["value"])
+        logs.mysql_gtids.setdefault(key, []).append((gno, gno + 1))
+    elif type_code == T.PREVIOUS_GTIDS_LOG_EVENT:
+        for sid in body["sids"]:
+            key = (sid["uuid"], sid.get("tag", ""))
+            logs.mysql_gtids.setdefault(key, []).extend(
+                (_int(iv["start"]), _int(iv["end"])) for iv in sid["intervals"])
+    elif type_code == T.GTID_EVENT:
+        logs.mariadb_gtids[int(body["domain_id"])] = f"{body['domain_id']}-{server_id}-{_int(body['seq_no'])}"
+    elif type_code == T.GTID_LIST_EVENT:
+        for g in body.get("list", []):
+            logs.mariadb_gtids.setdefault(int(g["domain_id"]), f"{g['domain_id']}-{g['server_id']}-{_int(g['seq_no'])}")
+
+
+def _int(v: Any) -> int:
+    return int(v["value"]) if isinstance(v, dict) else int(v)

@@ -1,0 +1,103 @@
+"""What every connection of one primary shares: options, served logs, keys, the variables, the
+caching_sha2_password cache, the stop flag and the stderr log."""
+from __future__ import annotations
+
+import sys
+import threading
+from dataclasses import dataclass, field
+
+from oracle.wire import packets as wp
+
+from . import auth
+from .auth import Keys
+from .resultset import Value
+from .served import ServedLogs
+
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+SERVER_CAPABILITIES = (wp.CLIENT_LONG_PASSWORD | wp.CLIENT_FOUND_ROWS | wp.CLIENT_LONG_FLAG
+                       | wp.CLIENT_CONNECT_WITH_DB | wp.CLIENT_NO_SCHEMA | wp.CLIENT_PROTOCOL_41
+                       | wp.CLIENT_INTERACTIVE | wp.CLIENT_SSL | wp.CLIENT_TRANSACTIONS
+                       | wp.CLIENT_SECURE_CONNECTION | wp.CLIENT_MULTI_STATEMENTS | wp.CLIENT_MULTI_RESULTS
+                       | wp.CLIENT_PS_MULTI_RESULTS | wp.CLIENT_PLUGIN_AUTH | wp.CLIENT_CONNECT_ATTRS
+                       | wp.CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA)
+
+
+@dataclass
+class ServeOptions:
+    paths: list[str]
+    host: str = "127.0.0.1"
+    port: int = 3306
+    user: str = "root"
+    password: str = ""
+    server_id: int | None = None  # None: the served Format_description's
+    flavor: str = "auto"
+    tls_cert: str | None = None
+    tls_key: str | None = None
+    quiet: bool = False
+    idle_timeout: float = 300.0  # wait_timeout, shortened: a harness tool, not a database
+    connect_timeout: float = 10.0  # connect_timeout
+    write_timeout: float = 60.0  # net_write_timeout: a client that stops reading
+    max_connections: int = 151
+    max_payload: int = 64 << 20  # max_allowed_packet for what clients send
+
+
+@dataclass
+class ServerState:
+    options: ServeOptions
+    logs: ServedLogs
+    keys: Keys
+    variables: dict[str, Value] = field(default_factory=dict)
+    stop: threading.Event = field(default_factory=threading.Event)
+    _cache: set[str] = field(default_factory=set)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def log(self, text: str) -> None:
+        if not self.options.quiet:
+            with self._lock:
+                print(text, file=sys.stderr, flush=True)
+
+    def sha2_cached(self, user: str) -> bool:
+        with self._lock:
+            return user in self._cache
+
+    def sha2_cache(self, user: str) -> None:
+        with self._lock:
+            self._cache.add(user)
+
+    @property
+    def handshake_timeout(self) -> float:
+        """connect_timeout, or the idle timeout when that is shorter."""
+        return min(self.options.connect_timeout, self.options.idle_timeout)
+
+    @property
+    def _mysql(self) -> bool:
+        return self.logs.flavor == "mysql"
+
+    @property
+    def handshake_version(self) -> str:
+        """MariaDB 10.x prefixes "5.5.5-" (RPL_VERSION_HACK) so that old replicas accept it."""
+        version = self.logs.format.server_version
+        return version if self._mysql or self.logs.version >= (11, 0, 0) else "5.5.5-" + version
+
+    @property
+    def capabilities(self) -> int:
+        v = self.logs.version
+        deprecate_eof = v >= (5, 7, 5) if self._mysql else v >= (10, 2, 0)
+        return SERVER_CAPABILITIES | (wp.CLIENT_DEPRECATE_EOF if deprecate_eof else 0)
+
+    @property
+    def charset(self) -> int:
+        """utf8mb4_0900_ai_ci on MySQL 8+, utf8mb4_general_ci (MariaDB), utf8_general_ci (older)."""
+        if self._mysql:
+            return 255 if self.logs.version >= (8, 0, 0) else 33
+        return 45
+
+    @property
+    def account_plugin(self) -> str:
+        """The default authentication plugin of the served version."""
+        return auth.CACHING_SHA2 if self._mysql and self.logs.version >= (8, 0, 4) else auth.NATIVE
+
+    @property
+    def timeout_error(self) -> bool:
+        """MySQL 8.0.24+ tells an idle client why it is disconnected (ER_CLIENT_INTERACTION_TIMEOUT)."""
+        return self._mysql and self.logs.version >= (8, 0, 24)

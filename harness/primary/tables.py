@@ -1,0 +1,238 @@
+"""The column lookups CDC clients make before they decode rows (information_schema.COLUMNS,
+SHOW [FULL] COLUMNS, SHOW CREATE TABLE), answered from what the served binlogs say: the last
+Table_map of each table (types, metadata, nullability, and with binlog_row_metadata=FULL the names,
+signedness, charsets, ENUM/SET values and primary key), and for corpus cases the CREATE TABLE the
+scenario ran (case.json `statements`). What the binlog does not say is NULL, never guessed."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+# Type codes (include/field_types.h)
+TINY, SHORT, LONG, FLOAT, DOUBLE, TIMESTAMP, LONGLONG, INT24 = 1, 2, 3, 4, 5, 7, 8, 9
+DATE, TIME, DATETIME, YEAR, NEWDATE, VARCHAR, BIT = 10, 11, 12, 13, 14, 15, 16
+TIMESTAMP2, DATETIME2, TIME2, VECTOR = 17, 18, 19, 242
+JSON, NEWDECIMAL, ENUM, SET, TINY_BLOB, MEDIUM_BLOB, LONG_BLOB, BLOB = 245, 246, 247, 248, 249, 250, 251, 252
+VAR_STRING, STRING, GEOMETRY = 253, 254, 255
+BINARY_CHARSET = 63
+
+# Collation id -> (character set, collation, bytes per character), for the ids servers write here.
+_COLLATIONS: dict[int, tuple[str, str, int]] = {
+    8: ("latin1", "latin1_swedish_ci", 1), 47: ("latin1", "latin1_bin", 1),
+    33: ("utf8mb3", "utf8mb3_general_ci", 3), 83: ("utf8mb3", "utf8mb3_bin", 3),
+    45: ("utf8mb4", "utf8mb4_general_ci", 4), 46: ("utf8mb4", "utf8mb4_bin", 4),
+    63: ("binary", "binary", 1), 255: ("utf8mb4", "utf8mb4_0900_ai_ci", 4),
+    2048: ("utf8mb3", "utf8mb3_uca1400_ai_ci", 3), 2304: ("utf8mb4", "utf8mb4_uca1400_ai_ci", 4),  # MariaDB 11
+}
+
+
+def collation(cid: int | None) -> tuple[str | None, str | None, int | None]:
+    if cid is None:
+        return None, None, None
+    if cid in _COLLATIONS:
+        return _COLLATIONS[cid]
+    if 192 <= cid <= 215:
+        return "utf8mb3", None, 3
+    if 224 <= cid <= 247 or 255 <= cid <= 323:
+        return "utf8mb4", None, 4
+    if 2048 <= cid < 2304:  # MariaDB's UCA 14.0 collations, by character set
+        return "utf8mb3", None, 3
+    if 2304 <= cid < 2560:
+        return "utf8mb4", None, 4
+    return None, None, None
+
+
+@dataclass
+class Column:
+    name: str
+    ordinal: int
+    data_type: str
+    column_type: str
+    nullable: bool
+    key: str = ""
+    charset: str | None = None
+    collation: str | None = None
+    char_length: int | None = None
+    octet_length: int | None = None
+
+
+@dataclass
+class Table:
+    schema: str
+    name: str
+    columns: list[Column] = field(default_factory=list)
+    create_statement: str | None = None
+
+
+def _int_type(base: str) -> Callable[[int, bool], tuple[str, str]]:
+    return lambda meta, unsigned: (base, base + (" unsigned" if unsigned else ""))
+
+
+_NUMERIC: dict[int, Callable[[int, bool], tuple[str, str]]] = {
+    TINY: _int_type("tinyint"), SHORT: _int_type("smallint"), INT24: _int_type("mediumint"),
+    LONG: _int_type("int"), LONGLONG: _int_type("bigint"),
+    FLOAT: _int_type("float"), DOUBLE: _int_type("double"),
+    NEWDECIMAL: lambda meta, u: ("decimal", f"decimal({meta >> 8},{meta & 0xFF})" + (" unsigned" if u else "")),
+    YEAR: lambda meta, u: ("year", "year"), DATE: lambda meta, u: ("date", "date"),
+    NEWDATE: lambda meta, u: ("date", "date"),
+    TIME: lambda meta, u: ("time", "time"), DATETIME: lambda meta, u: ("datetime", "datetime"),
+    TIMESTAMP: lambda meta, u: ("timestamp", "timestamp"),
+    TIME2: lambda meta, u: ("time", f"time({meta})" if meta else "time"),
+    DATETIME2: lambda meta, u: ("datetime", f"datetime({meta})" if meta else "datetime"),
+    TIMESTAMP2: lambda meta, u: ("timestamp", f"timestamp({meta})" if meta else "timestamp"),
+    BIT: lambda meta, u: ("bit", f"bit({(meta >> 8) * 8 + (meta & 0xFF)})"),
+    JSON: lambda meta, u: ("json", "json"), GEOMETRY: lambda meta, u: ("geometry", "geometry"),
+    VECTOR: lambda meta, u: ("vector", "vector"),
+}
+_BLOBS = {1: "tiny", 2: "", 3: "medium", 4: "long"}
+
+
+def _string_real_type(meta: int) -> tuple[int, int]:
+    """MYSQL_TYPE_STRING metadata: the real type (CHAR, ENUM, SET) and the length in bytes."""
+    real, low = meta >> 8, meta & 0xFF
+    if (real & 0x30) != 0x30:  # lengths above 255 borrow two bits of the type byte
+        return real | 0x30, (((real & 0x30) ^ 0x30) << 4) | low
+    return real, low
+
+
+def _values(vals: list[str]) -> str:
+    return ",".join("'" + v.replace("'", "''") + "'" for v in vals)
+
+
+class _Metadata:
+    """Table_map optional metadata, indexed as the server writes it (per column, per numeric
+    column, per character column, per ENUM/SET column)."""
+
+    def __init__(self, body: dict[str, Any]) -> None:
+        self.fields = {o["name"]: o["value"] for o in body.get("optional_metadata") or []}
+
+    def names(self) -> list[str] | None:
+        return self.fields.get("COLUMN_NAME")
+
+    def signedness(self) -> list[bool]:
+        return list(self.fields.get("SIGNEDNESS") or [])
+
+    def charsets(self, key_default: str, key_columns: str, count: int) -> list[int | None]:
+        if key_columns in self.fields:
+            return list(self.fields[key_columns])
+        default = self.fields.get(key_default)
+        if not default:
+            return [None] * count
+        out: list[int | None] = [default["default"]] * count
+        for index, cid in default.get("pairs", []):
+            if 0 <= index < count:
+                out[index] = cid
+        return out
+
+    def primary_key(self) -> set[int]:
+        if "SIMPLE_PRIMARY_KEY" in self.fields:
+            return set(self.fields["SIMPLE_PRIMARY_KEY"])
+        return {p[0] if isinstance(p, list) else p for p in self.fields.get("PRIMARY_KEY_WITH_PREFIX", [])}
+
+
+def _kinds(types: list[int], metas: list[int]) -> list[str]:
+    """numeric / char / enumset / other, as the optional metadata counts columns."""
+    out = []
+    for t, m in zip(types, metas):
+        if t == STRING and _string_real_type(m)[0] in (ENUM, SET):
+            out.append("enumset")
+        elif t in (STRING, VARCHAR, VAR_STRING, BLOB):
+            out.append("char")
+        elif t in (TINY, SHORT, INT24, LONG, LONGLONG, FLOAT, DOUBLE, NEWDECIMAL, YEAR):
+            out.append("numeric")
+        else:
+            out.append("other")
+    return out
+
+
+def table_from_map(body: dict[str, Any]) -> Table:
+    types, metas = list(body["column_types"]), [int(m) if not isinstance(m, dict) else 0
+                                                for m in body["column_metadata"]]
+    md = _Metadata(body)
+    kinds = _kinds(types, metas)
+    signed_iter = iter(md.signedness())
+    char_cs = iter(md.charsets("DEFAULT_CHARSET", "COLUMN_CHARSET", kinds.count("char")))
+    enum_cs = iter(md.charsets("ENUM_AND_SET_DEFAULT_CHARSET", "ENUM_AND_SET_COLUMN_CHARSET", kinds.count("enumset")))
+    enum_vals, set_vals = iter(md.fields.get("ENUM_STR_VALUE") or []), iter(md.fields.get("SET_STR_VALUE") or [])
+    names = md.names() or [f"@{i + 1}" for i in range(len(types))]
+    nulls = body.get("null_bitmap") or ""  # one '0'/'1' per column, '1' = nullable
+    pk = md.primary_key()
+    table = Table(body["schema"], body["table"])
+    for i, (t, meta, kind) in enumerate(zip(types, metas, kinds)):
+        unsigned = next(signed_iter, False) if kind == "numeric" else False
+        cid = next(char_cs, None) if kind == "char" else next(enum_cs, None) if kind == "enumset" else None
+        cs, coll, width = collation(cid)
+        octets: int | None = None
+        if t in _NUMERIC:
+            data_type, column_type = _NUMERIC[t](meta, unsigned)
+        elif t in (VARCHAR, VAR_STRING):
+            octets = meta
+            binary = cid == BINARY_CHARSET
+            data_type = "varbinary" if binary else "varchar"
+            column_type = f"{data_type}({meta // width})" if width else data_type
+        elif t == BLOB:
+            binary = cid == BINARY_CHARSET
+            data_type = _BLOBS.get(meta, "") + ("blob" if binary or cid is None else "text")
+            column_type = data_type
+        elif t == STRING:
+            real, length = _string_real_type(meta)
+            if real == ENUM:
+                data_type, column_type = "enum", f"enum({_values(next(enum_vals, []))})"
+            elif real == SET:
+                data_type, column_type = "set", f"set({_values(next(set_vals, []))})"
+            else:
+                octets = length
+                data_type = "binary" if cid == BINARY_CHARSET else "char"
+                column_type = f"{data_type}({length // width})" if width else data_type
+        else:
+            data_type = column_type = f"type_{t}"
+        nullable = nulls[i:i + 1] != "0"
+        table.columns.append(Column(names[i], i + 1, data_type, column_type, nullable, "PRI" if i in pk else "",
+                                    None if cs == "binary" else cs, None if cs == "binary" else coll,
+                                    octets // width if octets is not None and width else None, octets))
+    return table
+
+
+_CREATE = re.compile(r"\s*CREATE\s+(?:TEMPORARY\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?`?(\w+)`?\s*\.\s*`?(\w+)`?",
+                     re.I)
+
+
+def create_statements(meta: dict[str, Any]) -> dict[tuple[str, str], str]:
+    """(schema, table) -> the last schema-qualified CREATE TABLE a corpus case's scenario ran."""
+    out = {}
+    for st in meta.get("statements") or []:
+        m = _CREATE.match(st.get("sql", ""))
+        if m:
+            out[(m[1].lower(), m[2].lower())] = st["sql"].strip()
+    return out
+
+
+# -- the answers ----------------------------------------------------------------------------------
+
+def information_schema_row(table: Table, c: Column) -> dict[str, Any]:
+    """A row of information_schema.COLUMNS, by column name (upper case)."""
+    return {
+        "TABLE_CATALOG": "def", "TABLE_SCHEMA": table.schema, "TABLE_NAME": table.name,
+        "COLUMN_NAME": c.name, "ORDINAL_POSITION": c.ordinal, "COLUMN_DEFAULT": None,
+        "IS_NULLABLE": "YES" if c.nullable else "NO", "DATA_TYPE": c.data_type,
+        "CHARACTER_MAXIMUM_LENGTH": c.char_length, "CHARACTER_OCTET_LENGTH": c.octet_length,
+        "NUMERIC_PRECISION": None, "NUMERIC_SCALE": None, "DATETIME_PRECISION": None,
+        "CHARACTER_SET_NAME": c.charset, "COLLATION_NAME": c.collation, "COLUMN_TYPE": c.column_type,
+        "COLUMN_KEY": c.key, "EXTRA": "", "PRIVILEGES": "select,insert,update,references",
+        "COLUMN_COMMENT": "", "GENERATION_EXPRESSION": "", "SRS_ID": None,
+    }
+
+
+def show_columns_row(c: Column, full: bool) -> list[Any]:
+    row = [c.name, c.column_type]
+    if full:
+        row.append(c.collation)
+    row += ["YES" if c.nullable else "NO", c.key, None, ""]
+    if full:
+        row += ["select,insert,update,references", ""]
+    return row
+
+
+SHOW_COLUMNS = ["Field", "Type", "Null", "Key", "Default", "Extra"]
+SHOW_FULL_COLUMNS = ["Field", "Type", "Collation", "Null", "Key", "Default", "Extra", "Privileges", "Comment"]

@@ -1,0 +1,88 @@
+"""The system variables the primary reports: what the served binlogs say (version, server_id,
+checksum, GTID state) plus the settings a replication client checks before a dump. A variable the
+real server would not have (semi-sync without its plugin on MySQL) is absent, so a lookup of it
+fails or comes back empty exactly as on that server."""
+from __future__ import annotations
+
+from oracle.checksum import ChecksumAlg
+
+from .resultset import Value
+from .served import ServedLogs
+
+
+def _checksum_name(logs: ServedLogs) -> str:
+    return "CRC32" if logs.format.checksum_alg == ChecksumAlg.CRC32 else "NONE"
+
+
+def _common(logs: ServedLogs, server_id: int, port: int) -> dict[str, Value]:
+    return {
+        "version": logs.format.server_version,
+        "server_id": server_id,
+        "port": port,
+        "hostname": "localhost",
+        "log_bin": 1,
+        "binlog_format": "ROW",
+        "binlog_row_image": "FULL",
+        "binlog_checksum": _checksum_name(logs),
+        "master_verify_checksum": 0,
+        "max_allowed_packet": 67108864,
+        "net_write_timeout": 60,
+        "net_read_timeout": 30,
+        "wait_timeout": 28800,
+        "interactive_timeout": 28800,
+        "character_set_server": "utf8mb4",
+        "character_set_client": "utf8mb4",
+        "character_set_connection": "utf8mb4",
+        "character_set_results": "utf8mb4",
+        "collation_server": "utf8mb4_general_ci",
+        "lower_case_table_names": 0,
+        "sql_mode": "STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION",
+        "time_zone": "SYSTEM",
+        "system_time_zone": "UTC",
+        "autocommit": 1,
+        "read_only": 0,
+        "auto_increment_increment": 1,
+        "auto_increment_offset": 1,
+    }
+
+
+def _mysql(logs: ServedLogs) -> dict[str, Value]:
+    gtids = logs.gtid_executed()
+    on = bool(logs.mysql_gtids)
+    return {
+        "version_comment": "binlog-conformance harness serve (MySQL protocol)",
+        "server_uuid": logs.server_uuid,
+        "gtid_mode": "ON" if on else "OFF",
+        "enforce_gtid_consistency": "ON" if on else "OFF",
+        "gtid_executed": gtids,
+        "gtid_purged": "",
+        "binlog_row_metadata": "FULL",
+        "binlog_transaction_compression": "OFF",
+        "transaction_isolation": "REPEATABLE-READ",
+        "default_authentication_plugin": "caching_sha2_password",
+    }
+
+
+def _mariadb(logs: ServedLogs) -> dict[str, Value]:
+    pos = logs.gtid_binlog_pos()
+    return {
+        "version_comment": "binlog-conformance harness serve (MariaDB protocol)",
+        "gtid_domain_id": 0,
+        "gtid_binlog_pos": pos,
+        "gtid_binlog_state": pos,
+        "gtid_current_pos": pos,
+        "gtid_slave_pos": "",
+        "gtid_strict_mode": 0,
+        "binlog_annotate_row_events": 1,
+        "rpl_semi_sync_master_enabled": 0,  # built into MariaDB >= 10.3, off by default
+        "rpl_semi_sync_slave_enabled": 0,
+        "tx_isolation": "REPEATABLE-READ",
+        "transaction_isolation": "REPEATABLE-READ",
+    }
+
+
+FLAVOR_VARIABLES = {"mysql": _mysql, "mariadb": _mariadb}
+
+
+def system_variables(logs: ServedLogs, server_id: int, port: int) -> dict[str, Value]:
+    return {**_common(logs, server_id, port), **FLAVOR_VARIABLES[logs.flavor](logs)}
