@@ -32,6 +32,7 @@ class CaseResult:
     failed_types: list[str] = field(default_factory=list)  # event types with a diff (or all, on failure)
     duration: float = 0.0
     log: str = ""
+    transport: str = "file"  # how the parser got the binlog: "file" (a path) or "stream" (a primary)
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)

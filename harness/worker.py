@@ -12,7 +12,7 @@ import traceback
 from typing import Any, TextIO
 
 from .plugins.base import FULL, ParseError, Unsupported
-from .plugins.protocol import ERROR, EVENTS, SKIPPED, Hello, dumps
+from .plugins.protocol import ERROR, EVENTS, FILE, SKIPPED, Hello, StreamSource, dumps
 from .plugins.registry import load
 
 CRASH_STATUS = 70
@@ -26,9 +26,9 @@ def _protocol_stream() -> TextIO:
     return os.fdopen(fd, "w", encoding="utf-8")
 
 
-def _reply(request_id: Any, plugin: Any, path: str) -> dict[str, Any]:
+def _reply(request_id: Any, plugin: Any, path: str, stream: dict[str, Any] | None = None) -> dict[str, Any]:
     try:
-        events = plugin.parse(path)
+        events = plugin.parse_stream(StreamSource.from_json(stream)) if stream else plugin.parse(path)
     except ParseError as e:
         return {"type": ERROR, "id": request_id, "kind": e.kind, "offset": e.offset,
                 "message": e.message, "events": e.events}
@@ -41,7 +41,8 @@ def serve(spec: str) -> int:
     out = _protocol_stream()
     try:
         plugin = load(spec)
-        hello = Hello(plugin.name, plugin.version, plugin.capabilities, plugin.unavailable_reason())
+        hello = Hello(plugin.name, plugin.version, plugin.capabilities, plugin.unavailable_reason(),
+                      getattr(plugin, "transport", FILE))
     except Exception as e:  # a plugin that cannot load is unavailable, and says why
         plugin = None
         hello = Hello(spec, "unknown", FULL, f"cannot load plugin {spec}: {type(e).__name__}: {e}")
@@ -52,7 +53,7 @@ def serve(spec: str) -> int:
             continue
         request = json.loads(line)
         try:
-            line = dumps(_reply(request.get("id"), plugin, str(request["path"])))
+            line = dumps(_reply(request.get("id"), plugin, str(request["path"]), request.get("stream")))
             line.encode("utf-8")
         except Exception:  # includes events that are not JSON-serialisable or not UTF-8
             traceback.print_exc()

@@ -60,3 +60,123 @@ def test_not_every_event_drops_unclaimed_types():
     xid = {**EV, "type": "XID_EVENT", "type_code": 16, "position": 104}
     caps = Capabilities(bodies={"QUERY_EVENT": "*"}, every_event=False)
     assert compare_events([EV, xid], [EV], caps) == []
+
+
+# --- alignment on a real binlog (MySQL 9.7 wrote it): one diff per missing/extra event ---------
+import json  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from harness.plugins.base import HEADER_ONLY as _HEADER_ONLY  # noqa: E402
+
+REAL = Path(__file__).resolve().parents[1] / "corpus/mysql-9.7/ddl_dml_basic--row-compressed/binlog.000001.expected.jsonl"
+TYPES_ONLY = Capabilities(frozenset(["type", "server_id"]), {})
+
+
+def real_events() -> list[dict]:
+    events = [json.loads(line) for line in REAL.read_text().splitlines()][:20]
+    assert len(events) == 20 and events[3]["type"] == "QUERY_EVENT"
+    return events
+
+
+def test_dropping_the_4th_of_20_events_is_one_diff():
+    expected = real_events()
+    actual = expected[:3] + expected[4:]
+    for caps in (FULL, _HEADER_ONLY, TYPES_ONLY):  # by position; and by type where no position
+        (d,) = compare_events(expected, actual, caps)
+        assert str(d) == "event @235 QUERY_EVENT: missing"
+
+
+def test_an_extra_event_is_one_diff():
+    expected = real_events()
+    extra = {**expected[5], "position": 99999}
+    (d,) = compare_events(expected, expected[:10] + [extra] + expected[10:], FULL)
+    assert (str(d), d.index) == ("event @99999 QUERY_EVENT: extra", 10)
+    assert "extra" in str(compare_events(expected, expected[:10] + [expected[5]] + expected[10:], TYPES_ONLY)[0])
+
+
+def test_a_reordered_pair_is_two_diffs_and_the_rest_compare_in_place():
+    expected = real_events()
+    i = next(k for k in range(4, 19) if expected[k]["type"] != expected[k + 1]["type"])
+    actual = expected[:i] + [expected[i + 1], expected[i]] + expected[i + 2:]
+    diffs = compare_events(expected, actual, FULL)
+    assert len(diffs) == 2 and all(d.path == "<event>" for d in diffs)
+    assert {str(d).rsplit(": ", 1)[1] for d in diffs} == {"missing", "extra"}
+
+
+def test_a_wrong_field_after_a_missing_event_is_reported_where_it_belongs():
+    expected = real_events()
+    actual = expected[:3] + expected[4:]
+    actual[10] = {**actual[10], "server_id": 7}
+    diffs = compare_events(expected, actual, FULL)
+    assert [str(d) for d in diffs][0] == "event @235 QUERY_EVENT: missing"
+    assert [(d.index, d.path, d.expected, d.actual) for d in diffs[1:]] == [(11, "server_id", 1, 7)]
+
+
+def test_wrong_positions_fall_back_to_type_alignment():
+    expected = real_events()
+    actual = [{**e, "position": e["position"] + 1} for e in expected[:3] + expected[4:]]
+    diffs = compare_events(expected, actual, FULL)
+    assert [str(d) for d in diffs if d.path == "<event>"] == ["event @235 QUERY_EVENT: missing"]
+    assert {d.path for d in diffs} == {"<event>", "position"} and len(diffs) == 20
+
+
+# --- row values, column by column, on real binlogs (MySQL 9.7) ---------------------------------
+CORPUS = Path(__file__).resolve().parents[1] / "corpus/mysql-9.7"
+
+
+def case_events(case: str) -> list[dict]:
+    return [json.loads(line) for line in (CORPUS / case / "binlog.000001.expected.jsonl").read_text().splitlines()]
+
+
+def unsigned_write(events: list[dict]) -> int:
+    return next(i for i, e in enumerate(events) if e["type"] == "WRITE_ROWS_EVENT"
+                and e["body"]["rows"][0]["values"][1] == 255)
+
+
+def with_value(event: dict, column: int, value) -> dict:
+    row = event["body"]["rows"][0]
+    values = [*row["values"]]
+    values[column] = value
+    return {**event, "body": {**event["body"], "rows": [{**row, "values": values}]}}
+
+
+def test_a_wrong_row_value_names_table_row_column_expected_and_actual():
+    for case, label in (("integers--row", " `ti`"), ("integers--row-minimal", "")):
+        events = case_events(case)
+        k = unsigned_write(events)
+        actual = [*events[:k], with_value(events[k], 1, -1), *events[k + 1:]]
+        (d,) = compare_events(events, actual, FULL)
+        assert str(d) == (f"event #{k} @{events[k]['position']} WRITE_ROWS_EVENT body.rows[0].values[1] TINY "
+                          f"(ints.unsigned column 1{label}): expected 255, got -1")
+
+
+def test_row_values_by_name_where_the_parser_reports_names():
+    events = case_events("integers--row")
+    k = unsigned_write(events)
+    names = ["id", "ti", "si", "mi", "i", "bi"]
+    row = events[k]["body"]["rows"][0]
+    swapped = {**row, "names": names[::-1], "values": row["values"][::-1]}
+    good = [*events[:k], {**events[k], "body": {**events[k]["body"], "rows": [swapped]}}, *events[k + 1:]]
+    assert compare_events(events, good, FULL) == []
+    wrong = {**swapped, "names": names}  # names that do not go with the values
+    bad = [*events[:k], {**events[k], "body": {**events[k]["body"], "rows": [wrong]}}, *events[k + 1:]]
+    assert len(compare_events(events, bad, FULL)) == 6
+
+
+def test_row_values_limited_to_declared_column_types():
+    events = case_events("integers--row")
+    k = unsigned_write(events)
+    actual = [*events[:k], with_value(events[k], 1, -1), *events[k + 1:]]
+    assert compare_events(events, actual, Capabilities(row_values=frozenset({"MYSQL_TYPE_LONG"}))) == []
+    caps = Capabilities(bodies={"WRITE_ROWS_EVENT": frozenset({"table_id"})})
+    assert compare_events(events, actual, caps) == []  # rows not claimed: not compared
+
+
+def test_events_inside_a_compressed_transaction_are_compared():
+    events = case_events("ddl_dml_basic--row-compressed")
+    k = next(i for i, e in enumerate(events) if e["type"] == "TRANSACTION_PAYLOAD_EVENT")
+    lost = {**events[k], "body": {**events[k]["body"], "events": []}}
+    diffs = compare_events(events, [*events[:k], lost, *events[k + 1:]], FULL)
+    nested = events[k]["body"]["events"]
+    assert [str(d) for d in diffs] == [f"event @{events[k]['position']} TRANSACTION_PAYLOAD_EVENT "
+                                       f"body.events[{i}] {e['type']}: missing" for i, e in enumerate(nested)]

@@ -37,12 +37,16 @@ class Capabilities:
     bodies: event type name (or "*") -> body field names reported, or "*" for all of them.
     every_event: reports every event of a file; if False, events of types absent from `bodies`
     are dropped from the expectation before comparing.
-    partial_events: on a rejection, reports the events decoded before it."""
+    partial_events: on a rejection, reports the events decoded before it.
+    row_values: the column types (MYSQL_TYPE_* names, as the Table_map gives them) whose row
+    values are compared, or "*"; rows are compared at all only where a rows event type's body
+    claims the field "rows" (harness/row_values.py)."""
 
     header: frozenset[str] = frozenset(HEADER_FIELDS)
     bodies: Mapping[str, frozenset[str] | str] = field(default_factory=lambda: {ALL: ALL})
     every_event: bool = True
     partial_events: bool = True
+    row_values: frozenset[str] | str = ALL
 
     def body_fields(self, type_name: str) -> frozenset[str] | str:
         """The body fields compared for one event type: a set, "*" (all), or an empty set."""
@@ -59,6 +63,7 @@ class Capabilities:
             "bodies": {k: v if isinstance(v, str) else sorted(v) for k, v in sorted(self.bodies.items())},
             "every_event": self.every_event,
             "partial_events": self.partial_events,
+            "row_values": self.row_values if isinstance(self.row_values, str) else sorted(self.row_values),
         }
 
     @classmethod
@@ -70,8 +75,10 @@ class Capabilities:
         if not isinstance(bodies_in, Mapping):
             raise ValueError("capabilities.bodies must be an object")
         bodies = {str(k): v if v == ALL else frozenset(str(f) for f in v) for k, v in bodies_in.items()}
+        row_values = data.get("row_values", ALL)
         return cls(frozenset(str(h) for h in data.get("header", HEADER_FIELDS)), bodies,
-                   bool(data.get("every_event", True)), bool(data.get("partial_events", True)))
+                   bool(data.get("every_event", True)), bool(data.get("partial_events", True)),
+                   row_values if row_values == ALL else frozenset(str(t) for t in row_values))
 
 
 FULL = Capabilities()
@@ -98,6 +105,9 @@ class BaseParser(abc.ABC):
     name: str = "unnamed"
     version: str = "unknown"
     capabilities: Capabilities = FULL
+    # "file": parse(path). "stream": parse_stream(source), source a protocol.StreamSource naming
+    # the primary (`harness serve`) that serves the case (docs/plugin-contract.md).
+    transport: str = "file"
 
     def unavailable_reason(self) -> str | None:
         """None when the parser can run here; else why not (tool missing, ...): outcome unavailable."""

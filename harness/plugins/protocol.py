@@ -10,6 +10,9 @@ from .base import Capabilities
 
 PROTOCOL_VERSION = 1
 
+# How a testee gets a case's binlog: a path to the file, or a primary serving it (issue 13).
+FILE, STREAM = "file", "stream"
+
 # Reply statuses a testee can send, and those the harness infers from how the process behaved.
 EVENTS, ERROR, SKIPPED = "events", "error", "skipped"
 CRASH, TIMEOUT, UNAVAILABLE = "crash", "timeout", "unavailable"
@@ -21,18 +24,23 @@ class Hello:
     version: str
     capabilities: Capabilities
     unavailable: str | None = None
+    transport: str = FILE  # FILE: parses a path; STREAM: connects to a primary (StreamSource)
 
     def to_json(self) -> dict[str, Any]:
         return {"type": "hello", "protocol": PROTOCOL_VERSION, "name": self.name,
                 "version": self.version, "capabilities": self.capabilities.to_json(),
-                "unavailable": self.unavailable}
+                "unavailable": self.unavailable, "transport": self.transport}
 
     @classmethod
     def from_json(cls, msg: dict[str, Any]) -> "Hello":
         if msg.get("type") != "hello":
             raise ValueError(f"expected a hello message, got {str(msg)[:200]}")
+        transport = msg.get("transport", FILE)
+        if transport not in (FILE, STREAM):
+            raise ValueError(f"hello transport must be {FILE!r} or {STREAM!r}, got {transport!r}")
         return cls(str(msg.get("name", "unnamed")), str(msg.get("version", "unknown")),
-                   Capabilities.from_json(msg.get("capabilities")), msg.get("unavailable") or None)
+                   Capabilities.from_json(msg.get("capabilities")), msg.get("unavailable") or None,
+                   transport)
 
 
 @dataclass(frozen=True)
@@ -69,8 +77,44 @@ def crash_detail(what: str, exit_description: str, stderr_tail: str) -> tuple[st
     return f"{what} ({exit_description}){last}", stderr_tail
 
 
-def parse_request(request_id: int, path: str) -> str:
-    return dumps({"type": "parse", "id": request_id, "path": path})
+@dataclass(frozen=True)
+class StreamSource:
+    """What a stream testee needs to read one case from a primary (`harness serve`) and to know
+    when to stop: a client that only knows blocking mode stops once it has reported the event
+    that ends at `end_position` in `end_file` (the primary then keeps the connection idle)."""
+
+    host: str
+    port: int
+    user: str
+    password: str
+    file: str                  # the binlog file name to request (COM_BINLOG_DUMP)
+    start_position: int = 4
+    end_file: str = ""         # "" = the same as `file`
+    end_position: int = 0      # next_position of the last event served; 0 = unknown
+
+    def to_json(self) -> dict[str, Any]:
+        return {"host": self.host, "port": self.port, "user": self.user, "password": self.password,
+                "file": self.file, "start_position": self.start_position,
+                "end_file": self.end_file or self.file, "end_position": self.end_position}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> "StreamSource":
+        return cls(str(d["host"]), int(d["port"]), str(d["user"]), str(d["password"]), str(d["file"]),
+                   int(d.get("start_position", 4)), str(d.get("end_file") or d["file"]),
+                   int(d.get("end_position", 0)))
+
+    def flags(self) -> list[str]:
+        """The same fields as one-shot command-line flags (`--parser-stream CMD`)."""
+        return [a for k, v in self.to_json().items() for a in (f"--{k.replace('_', '-')}", str(v))]
+
+
+def parse_request(request_id: int, path: str, stream: StreamSource | None = None) -> str:
+    """A parse request; a stream testee also gets `stream` (its `path` is still the served file,
+    for the record)."""
+    msg: dict[str, Any] = {"type": "parse", "id": request_id, "path": path}
+    if stream is not None:
+        msg["stream"] = stream.to_json()
+    return dumps(msg)
 
 
 def reply_from_message(msg: dict[str, Any], request_id: int) -> Reply:

@@ -8,9 +8,19 @@ reader keeps between events (server version and post-header lengths from the
 Format_description, the checksum setting, the table map). A control connection is never needed
 when column-name lookups are off; the stub raises if the library tries one anyway.
 
-Only what the library exposes is mapped, and declared as capabilities. Framing failures (bad
+Only what the library exposes is mapped, and declared as capabilities: headers, a few bodies,
+and row values (pymysqlreplication_rows.py) of the column types it can be mapped back from. An
+event the library does not decode (NotImplementedEvent) keeps an empty body, except where a
+user would expect content and gets none: a rows event of a type it does not know (MariaDB's
+compressed rows) reports no rows, a Transaction_payload (binlog_transaction_compression=ON)
+no nested events, which is exactly what the library delivers to its user. Framing failures (bad
 magic, cut event) are the adapter's clean rejections; MalformedBinLogEvent and
-StatusVariableMismatch are the library's; any other exception escaping it is a crash."""
+StatusVariableMismatch are the library's; any other exception escaping it is a crash.
+
+This is the file transport (to be named `python-mysql-replication-file` once the stream adapter
+takes the name, issue 13); the library's own
+BinLogStreamReader reads the same events from a server (tests/test_pymysqlreplication_live.py
+checks the two agree on what a real MySQL 9.7 wrote)."""
 from __future__ import annotations
 
 import binascii
@@ -18,6 +28,7 @@ import struct
 from typing import Any, Callable
 
 from .base import BaseParser, Capabilities, ParseError, Unsupported
+from .pymysqlreplication_rows import ROW_VALUE_TYPES, canonical_rows
 
 HEADER_LEN = 19
 MAGIC = b"\xfebin"
@@ -55,7 +66,16 @@ BODIES: dict[str, Callable[[Any], dict[str, Any]]] = {
                                 "table": _text(e.table), "column_count": e.column_count},
     "MariadbGtidEvent": lambda e: {"seq_no": e.gtid_seq_no, "domain_id": e.domain_id},
     "MariadbAnnotateRowsEvent": lambda e: {"query": _text(e.sql_statement)},
+    **{name: lambda e: {"table_id": e.table_id, "rows": canonical_rows(e)}
+       for name in ("WriteRowsEvent", "UpdateRowsEvent", "DeleteRowsEvent", "PartialUpdateRowsEvent")},
 }
+ROWS_TYPES = ("WRITE_ROWS_EVENT", "UPDATE_ROWS_EVENT", "DELETE_ROWS_EVENT", "WRITE_ROWS_EVENT_V1",
+              "UPDATE_ROWS_EVENT_V1", "DELETE_ROWS_EVENT_V1", "PARTIAL_UPDATE_ROWS_EVENT")
+# Types the library does not decode, whose content a user silently does not get.
+UNDECODED_CONTENT = {"TRANSACTION_PAYLOAD_EVENT": {"events": []},
+                     **{t: {"rows": []} for t in ("WRITE_ROWS_COMPRESSED_EVENT_V1",
+                                                   "UPDATE_ROWS_COMPRESSED_EVENT_V1",
+                                                   "DELETE_ROWS_COMPRESSED_EVENT_V1")}}
 
 CAPABILITIES = Capabilities(
     frozenset(("position", "event_size", "next_position", "type_code", "server_id", "timestamp",
@@ -73,8 +93,10 @@ CAPABILITIES = Capabilities(
         "TABLE_MAP_EVENT": frozenset(("table_id", "schema", "table", "column_count")),
         "GTID_EVENT": frozenset(("seq_no", "domain_id")),
         "ANNOTATE_ROWS_EVENT": frozenset(("query",)),
+        **{t: frozenset(("table_id", "rows")) for t in ROWS_TYPES},
+        **{t: frozenset(body) for t, body in UNDECODED_CONTENT.items()},
     },
-    every_event=True, partial_events=True)
+    every_event=True, partial_events=True, row_values=ROW_VALUE_TYPES)
 
 
 class _NoServer:
@@ -128,10 +150,11 @@ class _Stream:
 def _canonical(position: int, w: Any) -> dict[str, Any]:
     from oracle.event_types import type_name
     body_of = BODIES.get(type(w.event).__name__) if w.event is not None else None
+    name = type_name(w.event_type)
     return {"position": position, "event_size": w.event_size, "next_position": w.log_pos,
-            "type_code": w.event_type, "type": type_name(w.event_type), "server_id": w.server_id,
+            "type_code": w.event_type, "type": name, "server_id": w.server_id,
             "timestamp": w.timestamp, "flags": {"value": w.flags},
-            "body": body_of(w.event) if body_of else {}}
+            "body": body_of(w.event) if body_of else dict(UNDECODED_CONTENT.get(name, {}))}
 
 
 class PyMysqlReplicationParser(BaseParser):

@@ -1,0 +1,127 @@
+"""Row values compared column by column, so a mismatch names the table, row, column, expected
+and actual value ("body.rows[0].values[1] TINY (ints.unsigned column 1 `ti`): expected 255, got
+-1"). The path keeps the shape of the event (and the column type), the place in words goes
+beside it: fuzzing groups findings by path with the indexes dropped.
+
+The expected rows come from the oracle: per row an image `{"null_bitmap", "values"}` (update
+rows: `before_image`, `after_image`) whose `values` are the columns present in the image, in
+column order. A parser reports the same images; it may add `"names"`, the column names beside
+its values. Columns are matched
+- by name, where the parser reports names and the binlog carries them (the Table_map's
+  COLUMN_NAME metadata, binlog_row_metadata=FULL);
+- else by position among the columns present in the image.
+Only columns whose type the parser declares (Capabilities.row_values) are compared; the
+null_bitmap is not compared (a NULL is a null value)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+from oracle.values import plain
+
+from .plugins.base import ALL
+
+IMAGES = ("values", "before_image", "after_image")
+
+
+@dataclass(frozen=True)
+class Table:
+    """What the Table_map in force says about the table of a rows event."""
+
+    name: str                      # schema.table
+    type_names: tuple[str, ...]    # MYSQL_TYPE_* per column
+    column_names: tuple[str, ...]  # empty when the binlog does not carry them
+
+    @classmethod
+    def from_table_map(cls, body: dict[str, Any]) -> "Table":
+        names: tuple[str, ...] = ()
+        for meta in body.get("optional_metadata") or ():
+            if isinstance(meta, dict) and meta.get("name") == "COLUMN_NAME":
+                names = tuple(str(n) for n in meta.get("value") or ())
+        return cls(f"{body.get('schema')}.{body.get('table')}",
+                   tuple(str(t) for t in body.get("column_type_names") or ()), names)
+
+
+def tables_of(events: list[dict[str, Any]]) -> dict[int, Table]:
+    """id() of each rows event -> the Table_map in force for its table_id at that point (by
+    identity, so it holds for any subset of the list the comparison keeps)."""
+    current: dict[Any, Table] = {}
+    found: dict[int, Table] = {}
+    for e in events:
+        body = e.get("body") if isinstance(e.get("body"), dict) else {}
+        if e.get("type") == "TABLE_MAP_EVENT":
+            current[body.get("table_id")] = Table.from_table_map(body)
+        elif "rows" in body and body.get("table_id") in current:
+            found[id(e)] = current[body["table_id"]]
+    return found
+
+
+def _present(bitmap: Any, width: int) -> list[int]:
+    if isinstance(bitmap, str) and set(bitmap) <= {"0", "1"}:
+        return [i for i, bit in enumerate(bitmap) if bit == "1"]
+    return list(range(width))
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    return a == b
+
+
+def _image(row: Any, key: str) -> dict[str, Any] | None:
+    if not isinstance(row, dict):
+        return None
+    if key == "values":
+        return row if "values" in row else None
+    image = row.get(key)
+    return image if isinstance(image, dict) else None
+
+
+def row_diffs(exp_body: dict[str, Any], act_body: dict[str, Any], table: Table,
+              declared: frozenset[str] | str) -> Iterator[tuple[str, Any, Any, str]]:
+    """(path, expected, actual, where) per differing column value; `where` names table and column."""
+    exp_rows = exp_body.get("rows") or []
+    act_rows = act_body.get("rows") if isinstance(act_body.get("rows"), list) else []
+    width = len(table.type_names)
+    for r, (exp_row, act_row) in enumerate(zip(exp_rows, act_rows)):
+        for key in IMAGES:
+            exp_image = _image(exp_row, key)
+            if exp_image is None:
+                continue
+            bitmap = exp_body.get("columns_before_image" if key != "after_image" else "columns_after_image",
+                                  exp_body.get("columns_after_image"))
+            columns = _present(bitmap, width)
+            image_path = f"body.rows[{r}]" + ("" if key == "values" else f".{key}")
+            act_image = _image(act_row, key)
+            if act_image is None:
+                yield image_path, "present", "<absent>", table.name
+                continue
+            yield from _image_diffs(image_path, exp_image, act_image, columns, table, declared)
+    if len(exp_rows) != len(act_rows):
+        yield "body.rows.length", len(exp_rows), len(act_rows), table.name
+
+
+def _image_diffs(image_path: str, exp_image: dict[str, Any], act_image: dict[str, Any], columns: list[int],
+                 table: Table, declared: frozenset[str] | str) -> Iterator[tuple[str, Any, Any, str]]:
+    exp_values = exp_image.get("values") or []
+    act_values = act_image.get("values") if isinstance(act_image.get("values"), list) else []
+    act_names = act_image.get("names")
+    by_name = isinstance(act_names, list) and bool(table.column_names)
+    if by_name:
+        actual_of = dict(zip(act_names, act_values))
+    for k, (column, expected) in enumerate(zip(columns, exp_values)):
+        type_name = table.type_names[column] if column < len(table.type_names) else "?"
+        if declared != ALL and type_name not in declared:
+            continue
+        name = table.column_names[column] if column < len(table.column_names) else ""
+        if by_name:
+            actual = actual_of.get(name, "<absent>")
+        else:
+            actual = act_values[k] if k < len(act_values) else "<absent>"
+        e, a = plain(expected), plain(actual)
+        if not _same(e, a):
+            label = f" `{name}`" if name else ""
+            yield (f"{image_path}.values[{k}] {type_name.removeprefix('MYSQL_TYPE_')}", e, a,
+                   f"{table.name} column {column}{label}")
+    if not by_name and len(act_values) > len(exp_values):
+        yield f"{image_path}.values.length", len(exp_values), len(act_values), table.name
