@@ -29,6 +29,9 @@ def _targets(args: argparse.Namespace, limits: Limits) -> list[Target]:
     for cmd in args.parser_cmd:
         t = launch.oneshot_command(cmd, limits)
         targets.append(Target(t.hello().name, t))
+    for cmd in args.parser_stream:
+        t = launch.stream_command(cmd, limits)
+        targets.append(Target(t.hello().name, t))
     for cmd in args.parser_persistent:
         t = launch.persistent_command(cmd, limits)
         hello = t.hello()
@@ -86,8 +89,9 @@ def _raise_interrupt(signum, frame):  # SIGTERM ends a run like Ctrl-C: results 
 
 
 def conformance(args: argparse.Namespace) -> int:
-    if not (args.parser or args.parser_cmd or args.parser_persistent):
-        print("error: name a parser: --parser NAME, --parser-cmd CMD or --parser-persistent CMD",
+    if not (args.parser or args.parser_cmd or args.parser_stream or args.parser_persistent):
+        print("error: name a parser: --parser NAME, --parser-cmd CMD, --parser-stream CMD or "
+              "--parser-persistent CMD",
               file=sys.stderr)
         return EXIT_USAGE
     try:
@@ -211,6 +215,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a Python plugin: built-in, entry point, or module:attribute (repeatable)")
     c.add_argument("--parser-cmd", action="append", default=[], metavar="CMD",
                    help="a one-shot command: `CMD FILE` prints canonical JSON lines (repeatable)")
+    c.add_argument("--parser-stream", action="append", default=[], metavar="CMD",
+                   help="a one-shot stream command: `CMD --host H --port P ... --end-position N` "
+                        "reads the case from the harness's primary and prints canonical JSON lines "
+                        "(repeatable; docs/plugin-contract.md)")
     c.add_argument("--parser-persistent", action="append", default=[], metavar="CMD",
                    help="a persistent command speaking the JSON-lines protocol (repeatable)")
     c.add_argument("--corpus", action="append", default=[], metavar="DIR",

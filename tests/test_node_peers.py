@@ -19,6 +19,7 @@ from generators.server import Server, running_server
 from harness import peers
 from harness.plugins.base import ParseError, Unsupported
 from harness.plugins.node_peers import NodePeerParser
+from harness.plugins.protocol import StreamSource
 from harness.plugins.registry import load
 from oracle.values import plain
 from tests.server_fixtures import missing, require_image
@@ -100,7 +101,7 @@ def workload(installed: None) -> Iterator[tuple[Server, dict[str, Any]]]:
         end = server.query("SHOW BINARY LOG STATUS")[0]
         assert end["File"] == status["File"]
         yield server, {"host": "127.0.0.1", "port": server.port, "user": USER, "password": PASSWORD,
-                       "file": status["File"], "position": int(status["Position"] or 0),
+                       "file": status["File"], "start_position": int(status["Position"] or 0),
                        "end_file": end["File"], "end_position": int(end["Position"] or 0)}
 
 
@@ -108,7 +109,7 @@ def _stream(name: str, request: dict[str, Any]) -> list[dict[str, Any]]:
     plugin = load(name)
     assert isinstance(plugin, NodePeerParser)
     assert plugin.unavailable_reason() is None
-    return plugin.parse_stream(request, timeout=90)
+    return plugin.parse_stream(StreamSource.from_json(request), timeout=90)
 
 
 def _images(event: dict[str, Any]) -> list[list[Any]]:
@@ -131,7 +132,7 @@ def test_zongji_family_reports_the_written_rows(name: str, workload: tuple[Serve
     want = [[[plain(_with_defects(img, DEFECTS.get(name, {}))) for img in row] for row in ev] for ev in WRITTEN]
     assert got == want
     # Headers the library exposes: each event ends where the next begins, inside the request.
-    assert events[0]["position"] >= request["position"]
+    assert events[0]["position"] >= request["start_position"]
     assert events[-1]["next_position"] == request["end_position"]
     assert all(a["next_position"] == b["position"] for a, b in zip(events, events[1:])
                if b["position"] == a["next_position"])
@@ -223,7 +224,7 @@ def _one_statement(server: Server, request: dict[str, Any], sql: str) -> dict[st
     start = _binlog_status(server)
     server.execute(sql)
     end = _binlog_status(server)
-    return {**request, "file": start["File"], "position": int(start["Position"] or 0),
+    return {**request, "file": start["File"], "start_position": int(start["Position"] or 0),
             "end_file": end["File"], "end_position": int(end["Position"] or 0)}
 
 
@@ -257,12 +258,12 @@ def test_zongji_family_headers_and_bodies_equal_the_oracle(name: str, workload: 
     server.flush_logs()
     path = server.copy_binlogs(tmp_path, [request["file"]])[0]
     expected = [e.to_json() for e in decode_file(path)
-                if request["position"] <= e.position < request["end_position"]]
+                if request["start_position"] <= e.position < request["end_position"]]
     plugin = load(name)
     caps = plugin.capabilities
     no_rows = Capabilities(caps.header, {t: frozenset(f) - {"rows"} if f != "*" else f
                                          for t, f in caps.bodies.items()}, caps.every_event, caps.partial_events)
-    actual = plugin.parse_stream(request, timeout=90)
+    actual = plugin.parse_stream(StreamSource.from_json(request), timeout=90)
     assert len(actual) >= 10  # DDL, BEGIN, rows, XID of four transactions
     diffs = [str(d) for d in compare_events(expected, actual, no_rows)]
     assert not diffs, "\n".join(diffs[:12])
@@ -394,7 +395,7 @@ def test_a_stream_across_files_stops_at_its_end(name: str, workload: tuple[Serve
     end = _binlog_status(server)
     server.execute(f"FLUSH BINARY LOGS; INSERT INTO {table} VALUES (3)")
     assert start["File"] != end["File"]
-    events = _rows_events(_stream(name, {**request, "file": start["File"], "position": int(start["Position"] or 0),
+    events = _rows_events(_stream(name, {**request, "file": start["File"], "start_position": int(start["Position"] or 0),
                                          "end_file": end["File"], "end_position": int(end["Position"] or 0)}))
     ids = [r["values"][0] if "values" in r else r["values_by_name"]["id"] for e in events for r in e["body"]["rows"]]
     assert ids == [1, 2]

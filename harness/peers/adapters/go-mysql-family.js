@@ -56,7 +56,7 @@ function goMysqlAdapter(name, pkg) {
         syncer = await MysqlBinlog.create({
           hostname: request.host, port: request.port, username: request.user,
           password: request.password || "", tableRegexes: [".*\\..*"],
-          binlogPosition: { name: request.file, position: request.position },
+          binlogPosition: { name: request.file, position: request.start_position },
         });
       } catch (err) {
         return { events, error: Object.assign(err, { kind: "ConnectError" }) };

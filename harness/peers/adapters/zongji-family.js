@@ -149,8 +149,8 @@ function zongjiAdapter(name, pkg, { extra = {}, omit = [] } = {}) {
         });
         z.on("error", (err) => finish(Object.assign(err, { offset: events.length ? events[events.length - 1].next_position : null })));
         z.start({ serverId: 0x10000 + Math.floor(Math.random() * 0xffff), filename: request.file,
-                  position: request.position });
-        if (endReached(request, request.file, request.position)) finish();  // an empty range
+                  position: request.start_position });
+        if (endReached(request, request.file, request.start_position)) finish();  // an empty range
       });
     },
   };

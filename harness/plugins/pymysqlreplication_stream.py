@@ -1,0 +1,82 @@
+"""python-mysql-replication through its real interface: BinLogStreamReader connected to the
+harness's primary (`harness serve`), as a CDC user runs it (issue 13).
+
+The reader is configured as documented for reading a range of a binlog and stopping:
+`log_file`/`log_pos` from the StreamSource, `end_log_pos` its end, `blocking=False` (the
+primary then ends the dump with EOF after the last served event, a second stop), and
+`filter_non_implemented_events=False`, so that the events the library does not decode reach
+the user as NotImplementedEvent (header only) instead of vanishing: what is compared is then
+the library's decoding, not its filter. Events are mapped by the file adapter's code
+(`canonical_event`, CAPABILITIES), so both transports report the same things the same way.
+
+Left out, because they are not in the file but made by the sender: the artificial Rotate and
+Format_description a dump starts with (log_pos 0) and heartbeats.
+
+Errors: MalformedBinLogEvent and StatusVariableMismatch are the library's clean rejections;
+an ERR packet from the primary (ERR 1236 at the bad bytes of a broken file) reaches the user as
+pymysql's OperationalError, reported as a clean `ReplicationError` with the events before it;
+any other exception is a crash of the library."""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .protocol import STREAM, StreamSource
+from .base import ParseError
+from .pymysqlreplication_plugin import LibraryParser, canonical_event
+
+HEARTBEAT_LOG_EVENT = 27
+CONNECT_TIMEOUT = 10
+
+
+def _reader(source: StreamSource) -> Any:
+    from pymysqlreplication import BinLogStreamReader
+    settings = {"host": source.host, "port": source.port, "user": source.user,
+                "passwd": source.password, "connect_timeout": CONNECT_TIMEOUT}
+    return BinLogStreamReader(
+        connection_settings=settings, server_id=random.randint(0x10000, 0x7FFFFFFF),
+        log_file=source.file, log_pos=source.start_position, resume_stream=True,
+        end_log_pos=source.end_position or None, blocking=False,
+        filter_non_implemented_events=False)
+
+
+def _from_file(event: Any) -> bool:
+    """Events of the served file, not the ones the sender made up (log_pos 0) nor heartbeats."""
+    return event.packet.log_pos != 0 and event.event_type != HEARTBEAT_LOG_EVENT
+
+
+def _past_end(reader: Any, source: StreamSource, log_pos: int) -> bool:
+    return bool(source.end_position) and reader.log_file == source.end_file and log_pos >= source.end_position
+
+
+class PyMysqlReplicationStreamParser(LibraryParser):
+    name = "python-mysql-replication"
+    transport = STREAM
+
+    def parse(self, path: str) -> list[dict[str, Any]]:
+        raise NotImplementedError("a stream parser: the harness calls parse_stream")
+
+    def parse_stream(self, source: StreamSource) -> list[dict[str, Any]]:
+        from pymysql.err import OperationalError
+        from pymysqlreplication.exceptions import MalformedBinLogEvent, StatusVariableMismatch
+        reader = _reader(source)
+        events: list[dict[str, Any]] = []
+        try:
+            for event in reader:
+                if not _from_file(event):
+                    continue
+                w = event.packet
+                events.append(canonical_event(w.log_pos - w.event_size, w))
+                if _past_end(reader, source, w.log_pos):
+                    break
+        except (MalformedBinLogEvent, StatusVariableMismatch) as e:
+            raise ParseError(type(e).__name__, str(e), _offset(events), events) from e
+        except OperationalError as e:
+            raise ParseError("ReplicationError", str(e), _offset(events), events) from e
+        finally:
+            reader.close()
+        return events
+
+
+def _offset(events: list[dict[str, Any]]) -> int | None:
+    return events[-1]["next_position"] if events else None

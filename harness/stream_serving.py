@@ -1,0 +1,59 @@
+"""Serve one case to a stream testee (issue 13): a replication primary (`harness serve`, in a
+thread of the runner, on a free loopback port) serving the case's binlog files under their own
+names, and the StreamSource that tells the testee where to connect and where the stream ends.
+
+One primary per case, not per run: every case keeps its own file names (most corpus cases are
+`binlog.000001`), its own server version and GTID state, and its own table lookups, exactly as
+the server that wrote it would have them. Starting one costs ~10 ms (no interpreter, no new key)."""
+from __future__ import annotations
+
+import contextlib
+import secrets
+from typing import Any, Iterator
+
+from .corpus import CASE_FILE, Case
+from .primary.served import ServeError
+from .primary.server import BackgroundPrimary
+from .primary.state import ServeOptions
+from .plugins.protocol import StreamSource
+
+USER = "harness"
+# One password per run: the primary checks it like any other; nothing outside the run knows it.
+PASSWORD = secrets.token_hex(12)
+
+
+class CannotServe(Exception):
+    """The primary cannot serve this case (no Format_description first, not a binlog ...): a
+    stream testee cannot be given it, so the case is skipped for that testee, saying why."""
+
+
+def stream_end(events: list[dict[str, Any]]) -> int:
+    """The end of the stream: where the last event of the file ends (its next_position in file
+    coordinates; 0 when there is none). position + event_size, so that a binlog whose events
+    carry log_pos 0 (relay logs, v1) still has an end."""
+    for event in reversed(events):
+        if isinstance(event.get("position"), int) and isinstance(event.get("event_size"), int):
+            return event["position"] + event["event_size"]
+    return 0
+
+
+def _served_paths(case: Case) -> list[str]:
+    """An annotated case's directory (all its files, and its recorded CREATE TABLE statements
+    for the primary's column lookups); a bare binlog alone."""
+    if (case.path.parent / CASE_FILE).is_file():
+        return [str(case.path.parent)]
+    return [str(case.path)]
+
+
+@contextlib.contextmanager
+def served(case: Case, end_position: int) -> Iterator[StreamSource]:
+    """A primary serving the case for the duration of the block, and the testee's StreamSource."""
+    opts = ServeOptions(_served_paths(case), port=0, user=USER, password=PASSWORD, quiet=True,
+                        idle_timeout=30.0, write_timeout=30.0)
+    try:
+        primary = BackgroundPrimary(opts)
+    except (ServeError, OSError, ValueError) as e:
+        raise CannotServe(f"the primary cannot serve {case.path.name}: {e}") from e
+    with primary:
+        yield StreamSource(primary.host, primary.port, USER, PASSWORD, case.path.name, 4,
+                           case.path.name, end_position)
