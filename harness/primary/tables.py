@@ -236,3 +236,20 @@ def show_columns_row(c: Column, full: bool) -> list[Any]:
 
 SHOW_COLUMNS = ["Field", "Type", "Null", "Key", "Default", "Extra"]
 SHOW_FULL_COLUMNS = ["Field", "Type", "Collation", "Null", "Key", "Default", "Extra", "Privileges", "Comment"]
+
+
+# SHOW INDEX: the primary key is the one index a binlog can tell (Table_map metadata, FULL).
+SHOW_INDEX = ["Table", "Non_unique", "Key_name", "Seq_in_index", "Column_name", "Collation", "Cardinality",
+              "Sub_part", "Packed", "Null", "Index_type", "Comment", "Index_comment", "Visible", "Expression"]
+
+
+def show_index_rows(t: Table) -> list[list[Any]]:
+    key = [c for c in t.columns if c.key == "PRI"]
+    return [[t.name, 0, "PRIMARY", n, c.name, "A", None, None, None, "", "BTREE", "", "", "YES", None]
+            for n, c in enumerate(key, 1)]
+
+
+# information_schema.TABLES: that the table exists; what the binlog does not say is NULL.
+def information_schema_table_row(t: Table) -> dict[str, Any]:
+    return {"TABLE_CATALOG": "def", "TABLE_SCHEMA": t.schema, "TABLE_NAME": t.name, "TABLE_TYPE": "BASE TABLE",
+            "ENGINE": None, "VERSION": 10, "ROW_FORMAT": None, "TABLE_ROWS": None, "TABLE_COMMENT": ""}
