@@ -54,6 +54,8 @@ def served(case: Case, end_position: int) -> Iterator[StreamSource]:
         primary = BackgroundPrimary(opts)
     except (ServeError, OSError, ValueError) as e:
         raise CannotServe(f"the primary cannot serve {case.path.name}: {e}") from e
+    except Exception as e:  # a bug of the primary: reported on the case, never ends the run
+        raise CannotServe(f"the primary failed to load {case.path.name}: {type(e).__name__}: {e}") from e
     with primary:
         yield StreamSource(primary.host, primary.port, USER, PASSWORD, case.path.name, 4,
                            case.path.name, end_position)

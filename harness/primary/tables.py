@@ -155,7 +155,9 @@ def table_from_map(body: dict[str, Any]) -> Table:
     char_cs = iter(md.charsets("DEFAULT_CHARSET", "COLUMN_CHARSET", kinds.count("char")))
     enum_cs = iter(md.charsets("ENUM_AND_SET_DEFAULT_CHARSET", "ENUM_AND_SET_COLUMN_CHARSET", kinds.count("enumset")))
     enum_vals, set_vals = iter(md.fields.get("ENUM_STR_VALUE") or []), iter(md.fields.get("SET_STR_VALUE") or [])
-    names = md.names() or [f"@{i + 1}" for i in range(len(types))]
+    # Positional names where the metadata names none, or fewer than the columns (a damaged file).
+    given = md.names() or []
+    names = [given[i] if i < len(given) else f"@{i + 1}" for i in range(len(types))]
     nulls = body.get("null_bitmap") or ""  # one '0'/'1' per column, '1' = nullable
     pk = md.primary_key()
     table = Table(body["schema"], body["table"])
