@@ -15,7 +15,7 @@ from .outcomes import CaseResult, Outcome
 from .plugins.base import FULL
 from .plugins.launch import Testee
 from .plugins.protocol import SKIPPED, STREAM, UNAVAILABLE, Reply
-from .stream_serving import CannotServe, served, stream_end
+from .stream_serving import CannotServe, served, stream_end, stream_expectation
 
 
 @dataclass
@@ -46,6 +46,8 @@ def run_case(case: Case, target: Target, expectation: Expectation) -> CaseResult
     started = time.monotonic()
     reply = _reply(target, case, expectation)
     hello = target.testee.hello()
+    if hello is not None and hello.transport == STREAM:
+        expectation = stream_expectation(expectation)
     caps = hello.capabilities if hello is not None else FULL
     verdict = classify(expectation, reply, caps)
     return CaseResult(case.id, target.label, verdict.outcome, verdict.message, verdict.diffs_json(),

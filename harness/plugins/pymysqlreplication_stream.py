@@ -5,12 +5,15 @@ The reader is configured as documented for reading a range of a binlog and stopp
 `log_file`/`log_pos` from the StreamSource, `end_log_pos` its end, `blocking=False` (the
 primary then ends the dump with EOF after the last served event, a second stop), and
 `filter_non_implemented_events=False`, so that the events the library does not decode reach
-the user as NotImplementedEvent (header only) instead of vanishing: what is compared is then
-the library's decoding, not its filter. Events are mapped by the file adapter's code
+the user as NotImplementedEvent (header only) instead of vanishing, and `annotate_rows_event=True`,
+so that a MariaDB primary sends Annotate_rows (it sends them only when asked): what is compared
+is then the library's decoding, not its filters. Events are mapped by the file adapter's code
 (`canonical_event`, CAPABILITIES), so both transports report the same things the same way.
 
-Left out, because they are not in the file but made by the sender: the artificial Rotate and
-Format_description a dump starts with (log_pos 0) and heartbeats.
+Left out, because they are not in the file but made by the sender: the artificial Rotate a
+dump starts with (LOG_EVENT_ARTIFICIAL_F, log_pos 0) and heartbeats. An event's position is
+log_pos - event_size; MariaDB 11 writes log_pos 0 inside transactions, so there the position
+is where the previous event ended.
 
 Errors: MalformedBinLogEvent and StatusVariableMismatch are the library's clean rejections;
 an ERR packet from the primary (ERR 1236 at the bad bytes of a broken file) reaches the user as
@@ -25,7 +28,8 @@ from .protocol import STREAM, StreamSource
 from .base import ParseError
 from .pymysqlreplication_plugin import LibraryParser, canonical_event
 
-HEARTBEAT_LOG_EVENT = 27
+ROTATE_EVENT, HEARTBEAT_LOG_EVENT = 4, 27
+LOG_EVENT_ARTIFICIAL_F = 0x20
 CONNECT_TIMEOUT = 10
 
 
@@ -37,16 +41,13 @@ def _reader(source: StreamSource) -> Any:
         connection_settings=settings, server_id=random.randint(0x10000, 0x7FFFFFFF),
         log_file=source.file, log_pos=source.start_position, resume_stream=True,
         end_log_pos=source.end_position or None, blocking=False,
-        filter_non_implemented_events=False)
+        filter_non_implemented_events=False, annotate_rows_event=True)
 
 
-def _from_file(event: Any) -> bool:
-    """Events of the served file, not the ones the sender made up (log_pos 0) nor heartbeats."""
-    return event.packet.log_pos != 0 and event.event_type != HEARTBEAT_LOG_EVENT
-
-
-def _past_end(reader: Any, source: StreamSource, log_pos: int) -> bool:
-    return bool(source.end_position) and reader.log_file == source.end_file and log_pos >= source.end_position
+def _from_file(w: Any) -> bool:
+    """Events of the served file, not the ones the sender made up, nor heartbeats."""
+    artificial = w.flags & LOG_EVENT_ARTIFICIAL_F or (w.event_type == ROTATE_EVENT and w.log_pos == 0)
+    return not artificial and w.event_type != HEARTBEAT_LOG_EVENT
 
 
 class PyMysqlReplicationStreamParser(LibraryParser):
@@ -61,14 +62,19 @@ class PyMysqlReplicationStreamParser(LibraryParser):
         from pymysqlreplication.exceptions import MalformedBinLogEvent, StatusVariableMismatch
         reader = _reader(source)
         events: list[dict[str, Any]] = []
+        file, end = source.file, source.start_position  # where the last reported event ended
         try:
             for event in reader:
-                if not _from_file(event):
-                    continue
                 w = event.packet
-                events.append(canonical_event(w.log_pos - w.event_size, w))
-                if _past_end(reader, source, w.log_pos):
+                if not _from_file(w):
+                    continue
+                position = w.log_pos - w.event_size if w.log_pos else end
+                events.append(canonical_event(position, w))
+                end = position + w.event_size
+                if source.end_position and file == source.end_file and end >= source.end_position:
                     break
+                if w.event_type == ROTATE_EVENT:
+                    file = event.next_binlog
         except (MalformedBinLogEvent, StatusVariableMismatch) as e:
             raise ParseError(type(e).__name__, str(e), _offset(events), events) from e
         except OperationalError as e:
