@@ -8,7 +8,6 @@ upstream or a change in our adapter shows up here. Each pinned defect was reprod
 library alone against the same server."""
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from typing import Any
 
@@ -22,7 +21,8 @@ from harness.plugins.node_peers import NodePeerParser
 from harness.plugins.protocol import StreamSource
 from harness.plugins.registry import load
 from oracle.values import plain
-from tests.server_fixtures import missing, require_image
+from tests.peers_fixtures import installed  # noqa: F401 (a fixture)
+from tests.server_fixtures import require_image
 
 pytestmark = pytest.mark.server
 
@@ -72,20 +72,6 @@ GO_UNTAGGED = {"dt", "e", "j"}
 
 ZONGJI_FAMILY = ("zongji-vlasky", "zongji-powersync")
 GO_FAMILY = ("go-mysql-js", "go-mysql-binlog-node")
-
-
-@pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """The pinned packages, installed by `peers install` into this run's own cache."""
-    if shutil.which("node") is None or shutil.which("npm") is None:
-        missing("node/npm not on PATH (install Node.js >= 20)")
-    mp = pytest.MonkeyPatch()
-    mp.setenv("BINLOG_CONFORMANCE_CACHE", str(tmp_path_factory.mktemp("peers-cache")))
-    lines: list[str] = []
-    peers.install(lines.append)
-    assert peers.is_installed() and any("installed in" in ln for ln in lines)
-    yield
-    mp.undo()
 
 
 @pytest.fixture(scope="module")

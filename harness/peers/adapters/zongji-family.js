@@ -5,8 +5,9 @@
 //   length) plus the header and checksum it stripped; position = next_position - event_size;
 // - bodies of the event classes it decodes; row images positional, in the table map's column
 //   order, values converted per column type below.
-// Events with next_position 0 (the artificial Rotate and Format_description a primary sends
-// first, heartbeats) are not in the binlog and are not reported.
+// The artificial Rotate a primary sends first (timestamp 0, next_position 0) is not in the
+// binlog and is not reported. MariaDB 11 writes next_position 0 on the events inside a
+// transaction: their position is where the previous event ended.
 "use strict";
 const { integer, text, mysqlJson, endReached } = require("./common.js");
 
@@ -126,6 +127,7 @@ function zongjiAdapter(name, pkg, { extra = {}, omit = [] } = {}) {
       return new Promise((resolve) => {
         const events = [];
         let file = request.file;
+        let end = request.start_position;  // where the last event of the binlog ended
         let done = false;
         const z = new ZongJi({ host: request.host, port: request.port, user: request.user,
                                password: request.password || "" });
@@ -139,12 +141,15 @@ function zongjiAdapter(name, pkg, { extra = {}, omit = [] } = {}) {
           if (done) return;  // events already in flight when the end was reached
           const kind = ev.getEventName();
           const np = ev.nextPosition;
-          if (np !== 0 && table[kind]) {
-            const size = ev.size + HEADER_LEN + (z.useChecksum ? 4 : 0);
-            events.push({ position: np - size, event_size: size, next_position: np,
+          if (np === 0 && (kind === "rotate" || ev.timestamp === 0)) return;  // artificial
+          const size = ev.size + HEADER_LEN + (z.useChecksum ? 4 : 0);
+          const position = np !== 0 ? np - size : end;
+          end = position + size;
+          if (table[kind]) {
+            events.push({ position, event_size: size, next_position: np,
                           timestamp: Math.floor(ev.timestamp / 1000), body: table[kind][2](ev) });
           }
-          if (np !== 0 && endReached(request, file, np)) finish();
+          if (endReached(request, file, end)) finish();
           if (kind === "rotate") file = ev.binlogName;
         });
         z.on("error", (err) => finish(Object.assign(err, { offset: events.length ? events[events.length - 1].next_position : null })));
