@@ -36,7 +36,7 @@ def _reply(target: Target, case: Case, expectation: Expectation) -> Reply:
     if hello.unavailable:
         return Reply(UNAVAILABLE, detail=hello.unavailable)
     try:
-        with served(case, stream_end(expectation.events)) as source:
+        with served(case, stream_end(expectation)) as source:
             return target.testee.parse(str(case.path), source)
     except CannotServe as e:
         return Reply(SKIPPED, detail=str(e))

@@ -32,11 +32,15 @@ class CannotServe(Exception):
     stream testee cannot be given it, so the case is skipped for that testee, saying why."""
 
 
-def stream_end(events: list[dict[str, Any]]) -> int:
+def stream_end(expectation: Expectation) -> int:
     """The end of the stream: where the last event of the file ends (its next_position in file
-    coordinates; 0 when there is none). position + event_size, so that a binlog whose events
-    carry log_pos 0 (relay logs, v1) still has an end."""
-    for event in reversed(events):
+    coordinates), position + event_size, so that a binlog whose events carry log_pos 0 (relay
+    logs, MariaDB 11 transactions) still has an end. 0 (unknown) for a file that must be
+    rejected: the testee reads on until the primary's ERR at the bad bytes, or it would stop
+    before them and never be asked to reject anything."""
+    if expectation.error is not None:
+        return 0
+    for event in reversed(expectation.events):
         if isinstance(event.get("position"), int) and isinstance(event.get("event_size"), int):
             return event["position"] + event["event_size"]
     return 0
@@ -73,7 +77,7 @@ def _served_paths(case: Case) -> list[str]:
 def served(case: Case, end_position: int) -> Iterator[StreamSource]:
     """A primary serving the case for the duration of the block, and the testee's StreamSource."""
     opts = ServeOptions(_served_paths(case), port=0, user=USER, password=PASSWORD, quiet=True,
-                        idle_timeout=30.0, write_timeout=30.0)
+                        idle_timeout=15.0, write_timeout=30.0)
     try:
         primary = BackgroundPrimary(opts)
     except (ServeError, OSError, ValueError) as e:

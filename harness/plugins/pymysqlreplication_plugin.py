@@ -114,6 +114,12 @@ class _NoServer:
         raise RuntimeError("python-mysql-replication asked for a server connection")
 
 
+def every_event_class(lib: Any) -> frozenset[Any]:
+    """Every event class the library decodes, and NotImplementedEvent: nothing filtered out."""
+    classes = set(vars(lib.packet.BinLogPacketWrapper)["_BinLogPacketWrapper__event_map"].values())
+    return frozenset(classes | {lib.event.NotImplementedEvent})
+
+
 class _Stream:
     """The per-file state BinLogStreamReader keeps between events."""
 
@@ -124,8 +130,7 @@ class _Stream:
         self.mysql_version = (0, 0, 0)
         self.use_checksum = False
         self.post_header_lengths = None
-        classes = set(vars(lib.packet.BinLogPacketWrapper)["_BinLogPacketWrapper__event_map"].values())
-        self.allowed = frozenset(classes | {lib.event.NotImplementedEvent})
+        self.allowed = every_event_class(lib)
 
     def wrap(self, event_bytes: bytes) -> Any:
         from pymysql.protocol import MysqlPacket

@@ -77,6 +77,7 @@ function fileOrder(a, b) {
 }
 
 function endReached(request, file, nextPosition) {
+  if (!request.end_position) return false;  // 0: the end is unknown; the primary's ERR or EOF ends it
   const order = fileOrder(file, request.end_file);
   return order > 0 || (order === 0 && nextPosition >= request.end_position);
 }
