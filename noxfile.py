@@ -18,13 +18,22 @@ def tests(session: nox.Session) -> None:
     session.run("pytest", "-ra", *session.posargs)
 
 
-BUILTIN_PARSERS = ("oracle", "mysqlbinlog", "mariadb-binlog", "python-mysql-replication")
+# File parsers, and python-mysql-replication both ways: its BinLogStreamReader against the
+# harness's primary (stream) and its packet wrapper over the file.
+BUILTIN_PARSERS = ("oracle", "mysqlbinlog", "mariadb-binlog", "python-mysql-replication",
+                   "python-mysql-replication-file")
+# Stream parsers from npm (harness/peers), run when Node is here (always in CI, where a missing
+# Node makes them unavailable, which --require-all fails).
+NODE_PEERS = ("zongji-vlasky", "zongji-powersync", "zongji", "go-mysql-js", "go-mysql-binlog-node")
 
 
 @nox.session
 def conformance(session: nox.Session) -> None:
     """The built-in parsers over corpus/ and the external binlogs, gated on
-    harness/expected/<parser>.txt; reports in build/conformance/. Add --resume, --fix, ... as posargs."""
+    harness/expected/<parser>.txt; reports in build/conformance/. Stream parsers read each case
+    from the harness's primary. Add --resume, --fix, ... as posargs."""
+    import os
+    import shutil
     from pathlib import Path
 
     session.install("-e", ".[parsers,servers]")  # servers: docker-py, for mysqlbinlog 9.7
@@ -33,10 +42,16 @@ def conformance(session: nox.Session) -> None:
     # why; the parsers it would provide are then reported unavailable, with this command, and the
     # others still run (--require-all, which CI passes, makes that a failure).
     session.run("python", "-m", "harness", "setup", success_codes=[0, 1, 2])
+    parsers = list(BUILTIN_PARSERS)
+    if shutil.which("node") or os.environ.get("CI"):
+        # npm ci from the committed lock into the cache (a no-op when current); if it fails, the
+        # peers are reported unavailable with this command.
+        session.run("python", "-m", "harness", "peers", "install", success_codes=[0, 1])
+        parsers += NODE_PEERS
     corpora = [a for c in ("corpus", EXTERNAL) if Path(c).is_dir() for a in ("--corpus", c)]
     out = "build/conformance"
     session.run("python", "-m", "harness", "conformance",
-                *(a for p in BUILTIN_PARSERS for a in ("--parser", p)), *corpora,
+                *(a for p in parsers for a in ("--parser", p)), *corpora,
                 "--expected-failures", "harness/expected/", "--results", f"{out}/results.jsonl",
                 "--json", f"{out}/report.json", "--junit", f"{out}/junit.xml",
                 "--html", f"{out}/report.html", *session.posargs)
