@@ -15,7 +15,7 @@ from .outcomes import CaseResult, Outcome
 from .plugins.base import FULL
 from .plugins.launch import Testee
 from .plugins.protocol import SKIPPED, STREAM, UNAVAILABLE, Reply
-from .stream_serving import CannotServe, served, stream_end, stream_expectation
+from .stream_serving import CannotServe, not_a_server_binlog, served, stream_end, stream_expectation
 
 
 @dataclass
@@ -35,6 +35,9 @@ def _reply(target: Target, case: Case, expectation: Expectation) -> Reply:
         return target.testee.parse(str(case.path))
     if hello.unavailable:
         return Reply(UNAVAILABLE, detail=hello.unavailable)
+    reason = not_a_server_binlog(expectation)
+    if reason is not None:
+        return Reply(SKIPPED, detail=f"not streamed: {reason}")
     try:
         with served(case, stream_end(expectation)) as source:
             return target.testee.parse(str(case.path), source)

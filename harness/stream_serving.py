@@ -73,6 +73,18 @@ def _served_paths(case: Case) -> list[str]:
     return [str(case.path)]
 
 
+def not_a_server_binlog(expectation: Expectation) -> str | None:
+    """Why no server would send this file as a binlog, or None. A relay log's events carry the
+    source server's log_pos, not their place in the file: a stream client can only take event
+    positions from log_pos, so streaming it would compare coordinates of two different files."""
+    for e in expectation.events:
+        np, pos, size = e.get("next_position"), e.get("position"), e.get("event_size")
+        if all(isinstance(v, int) for v in (np, pos, size)) and np and np != pos + size:
+            return (f"a relay log (event @{pos} has log_pos {np}, not {pos + size}): its positions are "
+                    "another server's; no server sends it as a binlog")
+    return None
+
+
 @contextlib.contextmanager
 def served(case: Case, end_position: int) -> Iterator[StreamSource]:
     """A primary serving the case for the duration of the block, and the testee's StreamSource."""
