@@ -102,6 +102,11 @@ def _images(event: dict[str, Any]) -> list[list[Any]]:
     return [[r["before_image"], r["after_image"]] if "before_image" in r else [r] for r in event["body"]["rows"]]
 
 
+def _by_name(image: dict[str, Any]) -> dict[str, Any]:
+    """A go-mysql image (names and values, in no column order) as name -> value."""
+    return dict(zip(image["names"], image["values"]))
+
+
 def _rows_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [e for e in events if "rows" in e.get("body", {})]
 
@@ -130,7 +135,7 @@ def test_go_mysql_family_reports_the_written_rows(name: str, workload: tuple[Ser
     events = _stream(name, request)
 
     def by_name(image: dict[str, Any]) -> dict[str, Any]:
-        return {c: plain(v) for c, v in image["values_by_name"].items() if c not in GO_UNTAGGED}
+        return {c: plain(v) for c, v in _by_name(image).items() if c not in GO_UNTAGGED}
 
     def expected(row: list[Any]) -> dict[str, Any]:
         values = _with_defects(row, GO_DEFECTS)
@@ -181,7 +186,7 @@ COMPRESSED_ROWS = [[{"id": 1, "v": "x"}, {"id": 2, "v": "y"}]]
 @pytest.mark.parametrize("name", GO_FAMILY)
 def test_go_mysql_family_reads_compressed_transactions(name: str, compressed: dict[str, Any]) -> None:
     events = _stream(name, compressed)
-    got = [[r["values_by_name"] for r in e["body"]["rows"]] for e in events]
+    got = [[_by_name(r) for r in e["body"]["rows"]] for e in events]
     assert got == ([COMPRESSED_ROWS[0][:1]] if name in FIRST_ROW_ONLY else COMPRESSED_ROWS)
 
 
@@ -339,7 +344,7 @@ def mariadb_workload(installed: None) -> Iterator[dict[str, Any]]:
 def test_every_peer_reads_mariadb(name: str, mariadb_workload: dict[str, Any]) -> None:
     events = _rows_events(_stream(name, mariadb_workload))
     if name in GO_FAMILY:
-        got = [[r["values_by_name"][c] for c in ("id", "f", "vc")] for r in events[0]["body"]["rows"]]
+        got = [[_by_name(r)[c] for c in ("id", "f", "vc")] for r in events[0]["body"]["rows"]]
     else:
         got = [r["values"] for r in events[0]["body"]["rows"]]
     assert len(events) == 1 and got == MARIADB_ROWS[name]
@@ -383,5 +388,5 @@ def test_a_stream_across_files_stops_at_its_end(name: str, workload: tuple[Serve
     assert start["File"] != end["File"]
     events = _rows_events(_stream(name, {**request, "file": start["File"], "start_position": int(start["Position"] or 0),
                                          "end_file": end["File"], "end_position": int(end["Position"] or 0)}))
-    ids = [r["values"][0] if "values" in r else r["values_by_name"]["id"] for e in events for r in e["body"]["rows"]]
+    ids = [_by_name(r)["id"] if "names" in r else r["values"][0] for e in events for r in e["body"]["rows"]]
     assert ids == [1, 2]

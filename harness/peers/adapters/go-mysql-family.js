@@ -4,8 +4,8 @@
 // JSON gives them; no header fields, no positions of the events themselves (binlogPosition is
 // canal's position before the event's table map). So:
 // - capabilities: the rows of the three row-event kinds, every_event false;
-// - images by column name ("values_by_name"), values as the library gives them (no type tags:
-//   the library does not say which column is a DECIMAL or a DATETIME);
+// - images by column name (names + values, "order": "names"), values as the library gives
+//   them, compared for the types in ROW_VALUE_TYPES only (no type tags come with them);
 // - the end: an event at or past the end position ends the stream, and so does canal's own log
 //   line "rotate binlog to (FILE, POS)" naming a file past the end file (logged through the
 //   `debug` module; most binlogs end with a Rotate) leaves 300 ms for rows still in flight;
@@ -38,6 +38,11 @@ const AFTER_ROTATE_MS = 300;
 const ROTATED = /rotate binlog to \(([^,]+), (\d+)\)/;
 
 const ROWS = ["rows"];
+// The column types whose values reach Node in a form that maps back without guessing (no type
+// tags come with them: DECIMAL arrives as a float, temporal types, ENUM, SET, BIT and JSON as
+// the library's own text).
+const ROW_VALUE_TYPES = ["TINY", "SHORT", "INT24", "LONG", "LONGLONG", "YEAR", "FLOAT", "DOUBLE",
+                         "VARCHAR", "VAR_STRING", "STRING", "BLOB"].map((t) => `MYSQL_TYPE_${t}`);
 const KINDS = { insert: "WRITE_ROWS_EVENT", update: "UPDATE_ROWS_EVENT", delete: "DELETE_ROWS_EVENT" };
 
 function value(v) {
@@ -47,8 +52,11 @@ function value(v) {
   return v;
 }
 
+// The library's row is a JSON object sorted by column name, not in the table's order:
+// matched by name only (docs/plugin-contract.md, "order": "names").
 function named(row) {
-  return { values_by_name: Object.fromEntries(Object.entries(row).map(([k, v]) => [k, value(v)])) };
+  const entries = Object.entries(row);
+  return { names: entries.map(([k]) => k), values: entries.map(([, v]) => value(v)), order: "names" };
 }
 
 function rowsOf(ev, kind) {
@@ -63,7 +71,7 @@ function capabilities() {
     bodies[t] = ROWS;
     bodies[t.replace("_EVENT", "_EVENT_V1")] = ROWS;
   }
-  return { header: [], bodies, every_event: false, partial_events: true };
+  return { header: [], bodies, every_event: false, partial_events: true, row_values: ROW_VALUE_TYPES };
 }
 
 function goMysqlAdapter(name, pkg) {
