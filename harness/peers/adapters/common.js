@@ -164,7 +164,9 @@ async function serve(adapter) {
   rl.on("close", () => chain.then(() => process.exit(0)));
 }
 
-async function answer(adapter, loaded, request) {
+async function answer(adapter, loaded, message) {
+  // The harness's persistent contract nests the fields under "stream"; the plugins send them flat.
+  const request = message.stream ? { ...message, ...message.stream } : message;
   const id = request.id;
   if (!loaded) return { type: "skipped", id, reason: "package not installed" };
   try {
