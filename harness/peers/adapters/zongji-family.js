@@ -81,15 +81,26 @@ function columnValue(col, schema, v) {
   }
 }
 
-function image(table, row) {
+// The columns present in an image (binlog_row_image=MINIMAL/NOBLOB leave some out), from the
+// library's own parse of the columns-present bitmap; every column when it has none.
+function present(bitmap, n) {
+  const all = [...Array(n).keys()];
+  return bitmap ? all.filter((i) => (bitmap[i >> 3] >> (i & 7)) & 1) : all;
+}
+
+function image(table, row, bitmap) {
   const schemas = table.columnSchemas || [];
-  return { values: table.columns.map((col, i) => columnValue(col, schemas[i], row[col.name])) };
+  const columns = present(bitmap, table.columns.length);
+  return { values: columns.map((i) => columnValue(table.columns[i], schemas[i], row[table.columns[i].name])) };
 }
 
 function rowsBody(ev) {
   const table = ev.tableMap[ev.tableId];
+  const before = ev.columns_present_bitmap;
+  const after = ev.columns_present_bitmap2 || before;
   const rows = (ev.rows || []).map((r) => (r.before !== undefined && r.after !== undefined
-    ? { before_image: image(table, r.before), after_image: image(table, r.after) } : image(table, r)));
+    ? { before_image: image(table, r.before, before), after_image: image(table, r.after, after) }
+    : image(table, r, before)));
   return { table_id: ev.tableId, rows };
 }
 
