@@ -15,7 +15,8 @@ dump never gets Annotate_rows from a MariaDB server, a limit recorded in its exp
 Left out, because they are not in the file but made by the sender: the artificial Rotate a
 dump starts with (LOG_EVENT_ARTIFICIAL_F, log_pos 0) and heartbeats. An event's position is
 log_pos - event_size; MariaDB 11 writes log_pos 0 inside transactions, so there the position
-is where the previous event ended.
+is taken to be where the previous event ended, and marked undetermined (the server leaves out
+the Annotate_rows this reader cannot ask for).
 
 Errors: MalformedBinLogEvent and StatusVariableMismatch are the library's clean rejections;
 an ERR packet from the primary (ERR 1236 at the bad bytes of a broken file) reaches the user as
@@ -73,7 +74,10 @@ class PyMysqlReplicationStreamParser(LibraryParser):
                 if not _from_file(w):
                     continue
                 position = w.log_pos - w.event_size if w.log_pos else end
-                events.append(canonical_event(position, w))
+                event_json = canonical_event(position, w)
+                if not w.log_pos:  # derived, right only if the server sent every event before it
+                    event_json["_undetermined"] = ["position"]
+                events.append(event_json)
                 end = position + w.event_size
                 if source.end_position and file == source.end_file and end >= source.end_position:
                     break

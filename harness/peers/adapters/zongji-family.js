@@ -7,7 +7,8 @@
 //   order, values converted per column type below.
 // The artificial Rotate a primary sends first (timestamp 0, next_position 0) is not in the
 // binlog and is not reported. MariaDB 11 writes next_position 0 on the events inside a
-// transaction: their position is where the previous event ended.
+// transaction: their position is taken to be where the previous event ended, and marked
+// undetermined (a server leaves out events a client did not ask for, e.g. Annotate_rows).
 "use strict";
 const { integer, text, mysqlJson, endReached } = require("./common.js");
 
@@ -157,8 +158,11 @@ function zongjiAdapter(name, pkg, { extra = {}, omit = [] } = {}) {
           const position = np !== 0 ? np - size : end;
           end = position + size;
           if (table[kind]) {
-            events.push({ position, event_size: size, next_position: np,
-                          timestamp: Math.floor(ev.timestamp / 1000), body: table[kind][2](ev) });
+            const event = { position, event_size: size, next_position: np,
+                            timestamp: Math.floor(ev.timestamp / 1000), body: table[kind][2](ev) };
+            // Derived, not given: right only if the server sent every event before it.
+            if (np === 0) event._undetermined = ["position"];
+            events.push(event);
           }
           if (endReached(request, file, end)) finish();
           if (kind === "rotate") file = ev.binlogName;
