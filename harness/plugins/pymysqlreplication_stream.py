@@ -28,7 +28,7 @@ import random
 from typing import Any
 
 from .protocol import STREAM, StreamSource
-from .base import ParseError
+from .base import ParseError, Unsupported
 from .pymysqlreplication_plugin import LibraryParser, canonical_event, every_event_class
 
 ROTATE_EVENT, HEARTBEAT_LOG_EVENT = 4, 27
@@ -60,7 +60,8 @@ class PyMysqlReplicationStreamParser(LibraryParser):
     transport = STREAM
 
     def parse(self, path: str) -> list[dict[str, Any]]:
-        raise NotImplementedError("a stream parser: the harness calls parse_stream")
+        raise Unsupported("python-mysql-replication reads from a primary; for files: "
+                          "python-mysql-replication-file")
 
     def parse_stream(self, source: StreamSource) -> list[dict[str, Any]]:
         from pymysql.err import OperationalError
