@@ -13,7 +13,8 @@ dump never gets Annotate_rows from a MariaDB server, a limit recorded in its exp
 (`canonical_event`, CAPABILITIES), so both transports report the same things the same way.
 
 Left out, because they are not in the file but made by the sender: the artificial Rotate a
-dump starts with (LOG_EVENT_ARTIFICIAL_F, log_pos 0) and heartbeats. An event's position is
+dump starts with (LOG_EVENT_ARTIFICIAL_F, log_pos 0), the Format_description resent with
+log_pos 0 when a dump starts inside a file, and heartbeats. An event's position is
 log_pos - event_size; MariaDB 11 writes log_pos 0 inside transactions, so there the position
 is taken to be where the previous event ended, and marked undetermined (the server leaves out
 the Annotate_rows this reader cannot ask for).
@@ -31,7 +32,9 @@ from .protocol import STREAM, StreamSource
 from .base import ParseError, Unsupported
 from .pymysqlreplication_plugin import LibraryParser, canonical_event, every_event_class
 
-ROTATE_EVENT, HEARTBEAT_LOG_EVENT = 4, 27
+ROTATE_EVENT, FORMAT_DESCRIPTION_EVENT, HEARTBEAT_LOG_EVENT = 4, 15, 27
+# log_pos 0: the Rotate a dump starts with, the Format_description resent when it starts mid-file
+RESENT = (ROTATE_EVENT, FORMAT_DESCRIPTION_EVENT)
 LOG_EVENT_ARTIFICIAL_F = 0x20
 CONNECT_TIMEOUT = 10
 
@@ -51,7 +54,7 @@ def _reader(source: StreamSource) -> Any:
 
 def _from_file(w: Any) -> bool:
     """Events of the served file, not the ones the sender made up, nor heartbeats."""
-    artificial = w.flags & LOG_EVENT_ARTIFICIAL_F or (w.event_type == ROTATE_EVENT and w.log_pos == 0)
+    artificial = w.flags & LOG_EVENT_ARTIFICIAL_F or (w.event_type in RESENT and w.log_pos == 0)
     return not artificial and w.event_type != HEARTBEAT_LOG_EVENT
 
 

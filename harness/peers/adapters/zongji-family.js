@@ -5,8 +5,9 @@
 //   length) plus the header and checksum it stripped; position = next_position - event_size;
 // - bodies of the event classes it decodes; row images positional, in the table map's column
 //   order, values converted per column type below.
-// The artificial Rotate a primary sends first (timestamp 0, next_position 0) is not in the
-// binlog and is not reported. MariaDB 11 writes next_position 0 on the events inside a
+// The artificial Rotate a primary sends first (timestamp 0, next_position 0), and the
+// Format_description it resends with next_position 0 when a dump starts inside a file, are not
+// in the binlog and are not reported. MariaDB 11 writes next_position 0 on the events inside a
 // transaction: their position is taken to be where the previous event ended, and marked
 // undetermined (a server leaves out events a client did not ask for, e.g. Annotate_rows).
 "use strict";
@@ -153,7 +154,9 @@ function zongjiAdapter(name, pkg, { extra = {}, omit = [] } = {}) {
           if (done) return;  // events already in flight when the end was reached
           const kind = ev.getEventName();
           const np = ev.nextPosition;
-          if (np === 0 && (kind === "rotate" || ev.timestamp === 0)) return;  // artificial
+          // Sender-made: the Rotate a dump starts with, and the Format_description it resends
+          // (log_pos 0) when the dump starts inside a file.
+          if (np === 0 && (kind === "rotate" || kind === "format" || ev.timestamp === 0)) return;
           const size = ev.size + HEADER_LEN + (z.useChecksum ? 4 : 0);
           const position = np !== 0 ? np - size : end;
           end = position + size;
