@@ -179,4 +179,4 @@ function zongjiAdapter(name, pkg, { extra = {}, omit = [] } = {}) {
   };
 }
 
-module.exports = { zongjiAdapter };
+module.exports = { zongjiAdapter, BODIES };
