@@ -42,15 +42,7 @@ class Statements:
 
 def _placeholders(sql: str) -> list[int]:
     """Offsets of the `?` outside quotes."""
-    out, quote = [], ""
-    for i, ch in enumerate(sql):
-        if quote:
-            quote = "" if ch == quote else quote
-        elif ch in "'\"`":
-            quote = ch
-        elif ch == "?":
-            out.append(i)
-    return out
+    return [i for i, c in queries.outside_quotes(sql) if c == "?"]
 
 
 def _literal(value: str | int | float | None) -> str:

@@ -7,7 +7,7 @@ import fnmatch
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Iterator
 
 from oracle.wire.packets import ErrPacket, OkPacket
 
@@ -83,15 +83,23 @@ class _Refused(Exception):
         self.err = err
 
 
-def split_top_level(text: str) -> list[str]:
-    """Split at commas outside quotes and parentheses."""
-    parts, depth, quote, start = [], 0, "", 0
+def outside_quotes(text: str) -> Iterator[tuple[int, str]]:
+    """(offset, character) of the characters outside quoted strings and identifiers."""
+    quote = ""
     for i, c in enumerate(text):
         if quote:
             quote = "" if c == quote else quote
         elif c in "'\"`":
             quote = c
-        elif c == "(":
+        else:
+            yield i, c
+
+
+def split_top_level(text: str) -> list[str]:
+    """Split at commas outside quotes and parentheses."""
+    parts, depth, start = [], 0, 0
+    for i, c in outside_quotes(text):
+        if c == "(":
             depth += 1
         elif c == ")":
             depth -= 1
