@@ -39,10 +39,10 @@ const ROTATED = /rotate binlog to \(([^,]+), (\d+)\)/;
 
 const ROWS = ["rows"];
 // The column types whose values reach Node in a form that maps back without guessing (no type
-// tags come with them: DECIMAL arrives as a float; temporal types, BIT and JSON as the library's
-// own text; BLOB as base64 or text by a charset Node never sees; STRING is also ENUM and SET,
-// given as member names).
-const ROW_VALUE_TYPES = ["TINY", "SHORT", "INT24", "LONG", "LONGLONG", "YEAR", "FLOAT", "DOUBLE",
+// tags come with them: DECIMAL arrives as a float, FLOAT as float32 shortest text; temporal
+// types, BIT and JSON as the library's own text; BLOB as base64 or text by a charset Node never
+// sees; STRING is also ENUM and SET, given as member names).
+const ROW_VALUE_TYPES = ["TINY", "SHORT", "INT24", "LONG", "LONGLONG", "YEAR", "DOUBLE",
                          "VARCHAR", "VAR_STRING"].map((t) => `MYSQL_TYPE_${t}`);
 const KINDS = { insert: "WRITE_ROWS_EVENT", update: "UPDATE_ROWS_EVENT", delete: "DELETE_ROWS_EVENT" };
 
