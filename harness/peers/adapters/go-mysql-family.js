@@ -8,7 +8,7 @@
 //   them, compared for the types in ROW_VALUE_TYPES only (no type tags come with them);
 // - the end: an event at or past the end position ends the stream, and so does canal's own log
 //   line "rotate binlog to (FILE, POS)" naming a file past the end file (logged through the
-//   `debug` module; most binlogs end with a Rotate) leaves 300 ms for rows still in flight;
+//   `debug` module; most binlogs end with a Rotate) leaves 1 s for rows still in flight;
 //   otherwise, since the library shows nothing between row events, a quiet period: request.idle_ms (default 3000)
 //   after the last event, or first_event_ms (default 15000) when none has come yet (the Go
 //   side reads table schemas over SQL before its first event, slow on a loaded machine).
@@ -34,7 +34,7 @@ function hookLibraryLog() {
 }
 // The wrapper prints rows from a goroutine of their own: rows decoded before the Rotate may
 // still be on their way when the log line comes, hence a short quiet period, not a stop.
-const AFTER_ROTATE_MS = 300;
+const AFTER_ROTATE_MS = 1000;
 const ROTATED = /rotate binlog to \(([^,]+), (\d+)\)/;
 
 const ROWS = ["rows"];
