@@ -18,13 +18,22 @@ def tests(session: nox.Session) -> None:
     session.run("pytest", "-ra", *session.posargs)
 
 
-BUILTIN_PARSERS = ("oracle", "mysqlbinlog", "mariadb-binlog", "python-mysql-replication")
+# File parsers, and python-mysql-replication both ways: its BinLogStreamReader against the
+# harness's primary (stream) and its packet wrapper over the file.
+BUILTIN_PARSERS = ("oracle", "mysqlbinlog", "mariadb-binlog", "python-mysql-replication",
+                   "python-mysql-replication-file")
+# Stream parsers from npm (harness/peers), run when Node is here (always in CI, where a missing
+# Node makes them unavailable, which --require-all fails).
+NODE_PEERS = ("zongji-vlasky", "zongji-powersync", "zongji", "go-mysql-js", "go-mysql-binlog-node")
 
 
 @nox.session
 def conformance(session: nox.Session) -> None:
     """The built-in parsers over corpus/ and the external binlogs, gated on
-    harness/expected/<parser>.txt; reports in build/conformance/. Add --resume, --fix, ... as posargs."""
+    harness/expected/<parser>.txt; reports in build/conformance/. Stream parsers read each case
+    from the harness's primary. Add --resume, --fix, ... as posargs."""
+    import os
+    import shutil
     from pathlib import Path
 
     session.install("-e", ".[parsers,servers]")  # servers: docker-py, for mysqlbinlog 9.7
@@ -33,13 +42,46 @@ def conformance(session: nox.Session) -> None:
     # why; the parsers it would provide are then reported unavailable, with this command, and the
     # others still run (--require-all, which CI passes, makes that a failure).
     session.run("python", "-m", "harness", "setup", success_codes=[0, 1, 2])
+    runs = {"builtin": list(BUILTIN_PARSERS)}
+    if shutil.which("node") or os.environ.get("CI"):
+        # npm ci from the committed lock into the cache (a no-op when current); if it fails, the
+        # peers are reported unavailable with this command.
+        session.run("python", "-m", "harness", "peers", "install", success_codes=[0, 1])
+        runs.update({p: [p] for p in NODE_PEERS})
     corpora = [a for c in ("corpus", EXTERNAL) if Path(c).is_dir() for a in ("--corpus", c)]
-    out = "build/conformance"
-    session.run("python", "-m", "harness", "conformance",
-                *(a for p in BUILTIN_PARSERS for a in ("--parser", p)), *corpora,
+
+    def command(name: str, parsers: list[str]) -> list[str]:
+        out = "build/conformance" if name == "builtin" else f"build/conformance/{name}"
+        return [os.path.join(session.bin, "python"), "-m", "harness", "conformance",
+                *(a for p in parsers for a in ("--parser", p)), *corpora,
                 "--expected-failures", "harness/expected/", "--results", f"{out}/results.jsonl",
                 "--json", f"{out}/report.json", "--junit", f"{out}/junit.xml",
-                "--html", f"{out}/report.html", *session.posargs)
+                "--html", f"{out}/report.html", *session.posargs]
+
+    # A stream parser spends its time waiting on the wire (its primary, its idle timers), not on
+    # a core: each Node peer runs in a process of its own beside the built-in run, so the
+    # session lasts as long as its longest run. Each peer's output is printed when it ends.
+    import subprocess
+
+    from nox.command import CommandFailed
+
+    logs = {name: Path(f"build/conformance/{name}.log") for name in runs if name != "builtin"}
+    Path("build/conformance").mkdir(parents=True, exist_ok=True)
+    peers = {name: subprocess.Popen(command(name, runs[name]), stdout=logs[name].open("w"),
+                                    stderr=subprocess.STDOUT) for name in logs}
+    failed = []
+    try:
+        session.run(*command("builtin", runs["builtin"]))
+    except CommandFailed:
+        failed.append("builtin")
+    for name, proc in peers.items():
+        if proc.wait() != 0:
+            failed.append(name)
+        lines = logs[name].read_text().strip().splitlines()
+        for line in [ln for ln in lines if ln.startswith(("UNEXPECTED", "STALE", "unavailable", "error"))] + lines[-1:]:
+            session.log(line)
+    if failed:
+        session.error(f"unexpected conformance results: {', '.join(failed)} (build/conformance/*.log)")
 
 
 @nox.session

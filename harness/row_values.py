@@ -107,6 +107,8 @@ def _image_diffs(image_path: str, exp_image: dict[str, Any], act_image: dict[str
     act_values = act_image.get("values") if isinstance(act_image.get("values"), list) else []
     act_names = act_image.get("names")
     by_name = isinstance(act_names, list) and bool(table.column_names)
+    if act_image.get("order") == "names" and not by_name:
+        return  # values in no column order, matchable by name only, and the binlog names none
     if by_name:
         actual_of = dict(zip(act_names, act_values))
     for k, (column, expected) in enumerate(zip(columns, exp_values)):

@@ -1,5 +1,7 @@
 """A conformance run: every case under every parser, each isolated, each result classified
-and appended to the results stream as soon as it is known."""
+and appended to the results stream as soon as it is known. A stream testee (hello transport
+"stream") reads each case from a primary serving it (stream_serving.py); everything after the
+reply is shared with file testees."""
 from __future__ import annotations
 
 import time
@@ -8,11 +10,12 @@ from typing import Callable
 
 from .classify import classify
 from .corpus import Case
-from .expectations import expectation_for
+from .expectations import Expectation, expectation_for
 from .outcomes import CaseResult, Outcome
 from .plugins.base import FULL
 from .plugins.launch import Testee
-from .plugins.protocol import UNAVAILABLE, Reply
+from .plugins.protocol import SKIPPED, STREAM, UNAVAILABLE, Reply
+from .stream_serving import CannotServe, not_a_server_binlog, served, stream_end, stream_expectation
 
 
 @dataclass
@@ -23,18 +26,31 @@ class Target:
     testee: Testee
 
 
-def _reply(target: Target, case: Case) -> Reply:
+def _reply(target: Target, case: Case, expectation: Expectation) -> Reply:
     hello = target.testee.hello()
     if hello is None:
         failure = target.testee.start_failure()
         return failure or Reply(UNAVAILABLE, detail="parser did not start")
-    return target.testee.parse(str(case.path))
+    if hello.transport != STREAM:
+        return target.testee.parse(str(case.path))
+    if hello.unavailable:
+        return Reply(UNAVAILABLE, detail=hello.unavailable)
+    reason = not_a_server_binlog(expectation)
+    if reason is not None:
+        return Reply(SKIPPED, detail=f"not streamed: {reason}")
+    try:
+        with served(case, stream_end(expectation)) as source:
+            return target.testee.parse(str(case.path), source)
+    except CannotServe as e:
+        return Reply(SKIPPED, detail=str(e))
 
 
-def run_case(case: Case, target: Target, expectation) -> CaseResult:
+def run_case(case: Case, target: Target, expectation: Expectation) -> CaseResult:
     started = time.monotonic()
-    reply = _reply(target, case)
+    reply = _reply(target, case, expectation)
     hello = target.testee.hello()
+    if hello is not None and hello.transport == STREAM:
+        expectation = stream_expectation(expectation)
     caps = hello.capabilities if hello is not None else FULL
     verdict = classify(expectation, reply, caps)
     return CaseResult(case.id, target.label, verdict.outcome, verdict.message, verdict.diffs_json(),

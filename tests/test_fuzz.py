@@ -149,7 +149,7 @@ def test_atheris_on_python_mysql_replication_runs_inputs(tmp_path, capsys):
     said "findings: none". A session that runs no input is now an error (exit 2)."""
     from harness.fuzz.cli import main
     out = tmp_path / "pmr"
-    code = main(["--engine", "atheris", "--parser", "python-mysql-replication", "--count", "200",
+    code = main(["--engine", "atheris", "--parser", "python-mysql-replication-file", "--count", "200",
                  "--seeds", str(REPO / "corpus" / "mysql-9.7" / "integers--row"), "--out", str(out)])
     summary = json.loads((out / "summary.json").read_text())
     assert summary["started"] and summary["executions"] >= 200, (out / "libfuzzer.log").read_text()[-2000:]

@@ -54,7 +54,7 @@ def test_altered_field_outside_capabilities_is_not_compared(tmp_path, monkeypatc
 
 
 def test_python_mysql_replication_decodes_without_a_server_or_is_unavailable(tmp_path):
-    rc, records = run_cli(tmp_path, "--parser", "python-mysql-replication", *corpus_args(GOOD))
+    rc, records = run_cli(tmp_path, "--parser", "python-mysql-replication-file", *corpus_args(GOOD))
     try:
         import pymysqlreplication  # noqa: F401
     except ImportError:

@@ -8,7 +8,6 @@ upstream or a change in our adapter shows up here. Each pinned defect was reprod
 library alone against the same server."""
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,9 +18,11 @@ from generators.server import Server, running_server
 from harness import peers
 from harness.plugins.base import ParseError, Unsupported
 from harness.plugins.node_peers import NodePeerParser
+from harness.plugins.protocol import StreamSource
 from harness.plugins.registry import load
 from oracle.values import plain
-from tests.server_fixtures import missing, require_image
+from tests.peers_fixtures import installed  # noqa: F401 (a fixture)
+from tests.server_fixtures import require_image
 
 pytestmark = pytest.mark.server
 
@@ -74,20 +75,6 @@ GO_FAMILY = ("go-mysql-js", "go-mysql-binlog-node")
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """The pinned packages, installed by `peers install` into this run's own cache."""
-    if shutil.which("node") is None or shutil.which("npm") is None:
-        missing("node/npm not on PATH (install Node.js >= 20)")
-    mp = pytest.MonkeyPatch()
-    mp.setenv("BINLOG_CONFORMANCE_CACHE", str(tmp_path_factory.mktemp("peers-cache")))
-    lines: list[str] = []
-    peers.install(lines.append)
-    assert peers.is_installed() and any("installed in" in ln for ln in lines)
-    yield
-    mp.undo()
-
-
-@pytest.fixture(scope="module")
 def workload(installed: None) -> Iterator[tuple[Server, dict[str, Any]]]:
     """A MySQL 9.7 server that wrote WORKLOAD, and the stream request covering it."""
     profile = LOCAL_PROFILES["mysql-9.7"]
@@ -100,7 +87,7 @@ def workload(installed: None) -> Iterator[tuple[Server, dict[str, Any]]]:
         end = server.query("SHOW BINARY LOG STATUS")[0]
         assert end["File"] == status["File"]
         yield server, {"host": "127.0.0.1", "port": server.port, "user": USER, "password": PASSWORD,
-                       "file": status["File"], "position": int(status["Position"] or 0),
+                       "file": status["File"], "start_position": int(status["Position"] or 0),
                        "end_file": end["File"], "end_position": int(end["Position"] or 0)}
 
 
@@ -108,11 +95,16 @@ def _stream(name: str, request: dict[str, Any]) -> list[dict[str, Any]]:
     plugin = load(name)
     assert isinstance(plugin, NodePeerParser)
     assert plugin.unavailable_reason() is None
-    return plugin.parse_stream(request, timeout=90)
+    return plugin.parse_stream(StreamSource.from_json(request), timeout=90)
 
 
 def _images(event: dict[str, Any]) -> list[list[Any]]:
     return [[r["before_image"], r["after_image"]] if "before_image" in r else [r] for r in event["body"]["rows"]]
+
+
+def _by_name(image: dict[str, Any]) -> dict[str, Any]:
+    """A go-mysql image (names and values, in no column order) as name -> value."""
+    return dict(zip(image["names"], image["values"]))
 
 
 def _rows_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -131,7 +123,7 @@ def test_zongji_family_reports_the_written_rows(name: str, workload: tuple[Serve
     want = [[[plain(_with_defects(img, DEFECTS.get(name, {}))) for img in row] for row in ev] for ev in WRITTEN]
     assert got == want
     # Headers the library exposes: each event ends where the next begins, inside the request.
-    assert events[0]["position"] >= request["position"]
+    assert events[0]["position"] >= request["start_position"]
     assert events[-1]["next_position"] == request["end_position"]
     assert all(a["next_position"] == b["position"] for a, b in zip(events, events[1:])
                if b["position"] == a["next_position"])
@@ -143,7 +135,7 @@ def test_go_mysql_family_reports_the_written_rows(name: str, workload: tuple[Ser
     events = _stream(name, request)
 
     def by_name(image: dict[str, Any]) -> dict[str, Any]:
-        return {c: plain(v) for c, v in image["values_by_name"].items() if c not in GO_UNTAGGED}
+        return {c: plain(v) for c, v in _by_name(image).items() if c not in GO_UNTAGGED}
 
     def expected(row: list[Any]) -> dict[str, Any]:
         values = _with_defects(row, GO_DEFECTS)
@@ -194,7 +186,7 @@ COMPRESSED_ROWS = [[{"id": 1, "v": "x"}, {"id": 2, "v": "y"}]]
 @pytest.mark.parametrize("name", GO_FAMILY)
 def test_go_mysql_family_reads_compressed_transactions(name: str, compressed: dict[str, Any]) -> None:
     events = _stream(name, compressed)
-    got = [[r["values_by_name"] for r in e["body"]["rows"]] for e in events]
+    got = [[_by_name(r) for r in e["body"]["rows"]] for e in events]
     assert got == ([COMPRESSED_ROWS[0][:1]] if name in FIRST_ROW_ONLY else COMPRESSED_ROWS)
 
 
@@ -223,7 +215,7 @@ def _one_statement(server: Server, request: dict[str, Any], sql: str) -> dict[st
     start = _binlog_status(server)
     server.execute(sql)
     end = _binlog_status(server)
-    return {**request, "file": start["File"], "position": int(start["Position"] or 0),
+    return {**request, "file": start["File"], "start_position": int(start["Position"] or 0),
             "end_file": end["File"], "end_position": int(end["Position"] or 0)}
 
 
@@ -257,12 +249,12 @@ def test_zongji_family_headers_and_bodies_equal_the_oracle(name: str, workload: 
     server.flush_logs()
     path = server.copy_binlogs(tmp_path, [request["file"]])[0]
     expected = [e.to_json() for e in decode_file(path)
-                if request["position"] <= e.position < request["end_position"]]
+                if request["start_position"] <= e.position < request["end_position"]]
     plugin = load(name)
     caps = plugin.capabilities
     no_rows = Capabilities(caps.header, {t: frozenset(f) - {"rows"} if f != "*" else f
                                          for t, f in caps.bodies.items()}, caps.every_event, caps.partial_events)
-    actual = plugin.parse_stream(request, timeout=90)
+    actual = plugin.parse_stream(StreamSource.from_json(request), timeout=90)
     assert len(actual) >= 10  # DDL, BEGIN, rows, XID of four transactions
     diffs = [str(d) for d in compare_events(expected, actual, no_rows)]
     assert not diffs, "\n".join(diffs[:12])
@@ -352,7 +344,7 @@ def mariadb_workload(installed: None) -> Iterator[dict[str, Any]]:
 def test_every_peer_reads_mariadb(name: str, mariadb_workload: dict[str, Any]) -> None:
     events = _rows_events(_stream(name, mariadb_workload))
     if name in GO_FAMILY:
-        got = [[r["values_by_name"][c] for c in ("id", "f", "vc")] for r in events[0]["body"]["rows"]]
+        got = [[_by_name(r)[c] for c in ("id", "f", "vc")] for r in events[0]["body"]["rows"]]
     else:
         got = [r["values"] for r in events[0]["body"]["rows"]]
     assert len(events) == 1 and got == MARIADB_ROWS[name]
@@ -394,7 +386,7 @@ def test_a_stream_across_files_stops_at_its_end(name: str, workload: tuple[Serve
     end = _binlog_status(server)
     server.execute(f"FLUSH BINARY LOGS; INSERT INTO {table} VALUES (3)")
     assert start["File"] != end["File"]
-    events = _rows_events(_stream(name, {**request, "file": start["File"], "position": int(start["Position"] or 0),
+    events = _rows_events(_stream(name, {**request, "file": start["File"], "start_position": int(start["Position"] or 0),
                                          "end_file": end["File"], "end_position": int(end["Position"] or 0)}))
-    ids = [r["values"][0] if "values" in r else r["values_by_name"]["id"] for e in events for r in e["body"]["rows"]]
+    ids = [_by_name(r)["id"] if "names" in r else r["values"][0] for e in events for r in e["body"]["rows"]]
     assert ids == [1, 2]

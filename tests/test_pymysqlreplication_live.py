@@ -14,7 +14,7 @@ import pytest
 
 from generators.profiles import LOCAL_PROFILES
 from harness.compare import compare_events
-from harness.plugins.pymysqlreplication_plugin import PyMysqlReplicationParser
+from harness.plugins.pymysqlreplication_plugin import PyMysqlReplicationFileParser
 from harness.plugins.pymysqlreplication_rows import canonical_rows
 from oracle.decoder import decode_file
 
@@ -75,7 +75,7 @@ def file_rows(paths: list[Path]) -> tuple[list[dict[str, Any]], Rows, str | None
     events: list[dict[str, Any]] = []
     for path in paths:
         try:
-            events += PyMysqlReplicationParser().parse(str(path))
+            events += PyMysqlReplicationFileParser().parse(str(path))
         except Exception as e:
             return events, _rows(events), _failure(e)
     return events, _rows(events), None
@@ -113,7 +113,7 @@ def test_minimal_metadata_unsigned_values_come_back_signed(start_server, tmp_pat
     assert over_the_wire[-1] == [{"values": [1, 1900]}]
     # no charset without FULL metadata: latin1 'é' (e9) is decoded as UTF-8 and the stream dies
     assert stream_failure and stream_failure.startswith("UnicodeDecodeError")
-    diffs = compare_events(oracle_stream(paths[:1]), events, PyMysqlReplicationParser.capabilities)
+    diffs = compare_events(oracle_stream(paths[:1]), events, PyMysqlReplicationFileParser.capabilities)
     assert {(d.where, d.path.split()[1], d.expected, d.actual) for d in diffs} == {
         ("d.u column 1", "TINY", 255, -1), ("d.u column 2", "LONG", 4294967295, -1),
         ("d.u column 3", "LONGLONG", 18446744073709551615, -1), ("d.u column 6", "STRING", 2, None),
@@ -126,7 +126,7 @@ def test_full_metadata_values_are_right_but_year_zero(start_server, tmp_path):
     events, from_file, file_failure = file_rows(paths)
     assert (from_file, file_failure) == (over_the_wire, stream_failure) and stream_failure is None
     assert over_the_wire[0][0]["names"] == ["id", "ti", "i", "bi", "s", "dt", "e"]
-    diffs = compare_events(oracle_stream(paths), events, PyMysqlReplicationParser.capabilities)
+    diffs = compare_events(oracle_stream(paths), events, PyMysqlReplicationFileParser.capabilities)
     assert [str(d).split(" body.rows[0].")[1] for d in diffs] == ["values[1] YEAR (d.y column 1 `y`): expected 0, got 1900"]
 
 
@@ -137,6 +137,6 @@ def test_compressed_transaction_rows_are_lost(start_server, tmp_path):
     expected = oracle_stream(paths)
     nested = [n for e in expected if e["type"] == "TRANSACTION_PAYLOAD_EVENT" for n in e["body"]["events"]]
     assert sum("ROWS" in n["type"] for n in nested) == 6
-    diffs = compare_events(expected, events, PyMysqlReplicationParser.capabilities)
+    diffs = compare_events(expected, events, PyMysqlReplicationFileParser.capabilities)
     missing_rows = [d for d in diffs if "ROWS_EVENT" in d.path]
     assert len(missing_rows) == 6 and all(str(d).endswith(": missing") for d in missing_rows)

@@ -279,7 +279,7 @@ def test_real_tool_of_the_line_accepts_what_the_strategies_build(name: str, read
 # Disagreements with the oracle each built-in parser is known to have on valid generated binlogs:
 # each is a minimised reproducer case in corpus/findings/<parser>/ (docs there).
 KNOWN = {
-    "python-mysql-replication": {
+    "python-mysql-replication-file": {
         # 5.6 GTID event: reads lt_type past the body; 8.3+ tagged Previous_gtids: takes the format
         # word for a count of sids (the corpus' mysql-9.7 gtid_tagged case fails so too)
         "crash:parser:AssertionError@protocol.py:72",
@@ -304,7 +304,7 @@ KNOWN = {
 }
 
 
-@pytest.mark.parametrize("parser, count", [("python-mysql-replication", 60), ("mariadb-binlog", 20)])
+@pytest.mark.parametrize("parser, count", [("python-mysql-replication-file", 60), ("mariadb-binlog", 20)])
 def test_parsers_agree_with_the_oracle_or_reject_cleanly(parser: str, count: int, tmp_path: Path) -> None:
     reason = _unavailable(parser)
     if reason:

@@ -198,7 +198,7 @@ def _atheris(args: argparse.Namespace) -> dict[str, Any]:
 def _instrumented(parser: str | None) -> tuple[str, ...]:
     """Coverage comes from the Python code that decodes: the oracle always (a differential run
     and the oracle plugin use it), and the plugin's own library when it is Python."""
-    extra = {"python-mysql-replication": ("pymysqlreplication",)}
+    extra = {"python-mysql-replication-file": ("pymysqlreplication",)}
     return ("oracle", *extra.get(parser or "", ()))
 
 

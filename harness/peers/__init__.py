@@ -91,9 +91,9 @@ def pinned_version(package: str) -> str | None:
 
 def unavailable_reason(peer: Peer) -> str | None:
     if node_binary() is None:
-        return f"node is not on PATH (install Node.js >= 20, then {INSTALL_COMMAND})"
+        return f"node is not on PATH (install Node.js >= 20); provide it with: {INSTALL_COMMAND}"
     if not is_installed() or installed_version(peer.package) is None:
-        return f"npm package {peer.package} is not installed ({INSTALL_COMMAND})"
+        return f"npm package {peer.package} is not installed; provide it with: {INSTALL_COMMAND}"
     return None
 
 

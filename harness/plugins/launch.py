@@ -11,7 +11,7 @@ from typing import Protocol
 from ..isolation import Limits
 from .oneshot import OneShotTestee
 from .persistent import PersistentTestee
-from .protocol import Hello, Reply
+from .protocol import STREAM, Hello, Reply, StreamSource
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
@@ -19,7 +19,7 @@ PROJECT_ROOT = Path(__file__).resolve().parents[2]
 class Testee(Protocol):
     def hello(self) -> Hello | None: ...
     def start_failure(self) -> Reply | None: ...
-    def parse(self, path: str) -> Reply: ...
+    def parse(self, path: str, stream: StreamSource | None = None) -> Reply: ...
     def close(self) -> None: ...
 
 
@@ -36,6 +36,11 @@ def python_plugin(spec: str, limits: Limits) -> Testee:
 
 def oneshot_command(command: str, limits: Limits) -> Testee:
     return OneShotTestee(shlex.split(command), limits)
+
+
+def stream_command(command: str, limits: Limits) -> Testee:
+    """`--parser-stream CMD`: a one-shot command given the StreamSource as flags."""
+    return OneShotTestee(shlex.split(command), limits, transport=STREAM)
 
 
 def persistent_command(command: str, limits: Limits) -> Testee:

@@ -1,19 +1,22 @@
 """The Node binlog parsers from npm (harness/peers), as parser plugins.
 
-Each is a stream parser: it connects to a primary as a replica, so it cannot read a file. The
-adapter script (harness/peers/adapters/NAME.js) speaks the persistent JSON-lines protocol; its
-hello carries the capabilities, and a parse request carries the stream fields (host, port,
-user, password, file, position, end_file, end_position). `parse_stream(request)` runs one
-request; `parse(path)` declines (outcome skipped) until the harness serves the file."""
+Each is a stream parser (transport "stream"): it connects to a primary as a replica, so it cannot
+read a file; the harness serves each case with `harness serve` and calls parse_stream(source).
+The adapter script (harness/peers/adapters/NAME.js) speaks the persistent JSON-lines protocol;
+its hello carries the capabilities, and a parse request carries the stream fields of
+docs/plugin-contract.md (StreamSource: host, port, user, password, file, start_position,
+end_file, end_position). One adapter process per stream: a library that leaves a connection
+or a Go child behind cannot carry it into the next case."""
 from __future__ import annotations
 
 import json
 import os
 import subprocess
-from typing import Any, Mapping
+from typing import Any
 
 from .. import peers
 from .base import BaseParser, Capabilities, ParseError, Unsupported
+from .protocol import STREAM, StreamSource
 
 HELLO_TIMEOUT = 30.0
 STREAM_TIMEOUT = 120.0
@@ -42,6 +45,7 @@ def _run_adapter(peer: peers.Peer, requests: list[dict[str, Any]], timeout: floa
 
 class NodePeerParser(BaseParser):
     peer_name = ""
+    transport = STREAM
 
     def __init__(self) -> None:
         self.peer = peers.PEERS[self.peer_name]
@@ -64,10 +68,9 @@ class NodePeerParser(BaseParser):
     def parse(self, path: str) -> list[dict[str, Any]]:
         raise Unsupported(f"{self.name} reads from a primary over the replication protocol, not a file")
 
-    def parse_stream(self, request: Mapping[str, Any], timeout: float = STREAM_TIMEOUT) -> list[dict[str, Any]]:
-        """Events from one stream: request has host, port, user, password, file, position,
-        end_file, end_position. A clean client error is a ParseError with the events before it."""
-        reply = _run_adapter(self.peer, [{"type": "parse", "id": 1, **request}], timeout)[1]
+    def parse_stream(self, source: StreamSource, timeout: float = STREAM_TIMEOUT) -> list[dict[str, Any]]:
+        """Events from one stream. A clean client error is a ParseError with the events before it."""
+        reply = _run_adapter(self.peer, [{"type": "parse", "id": 1, **source.to_json()}], timeout)[1]
         kind = reply.get("type")
         if kind == "events":
             return reply["events"]

@@ -1,8 +1,10 @@
 """Client for a one-shot testee: `CMD FILE` prints canonical JSON lines; exit 1 is a clean
 rejection (last stderr line says why); any other failure is a crash. `CMD --hello` may print
-the hello message (capabilities); without it, every field is compared."""
+the hello message (capabilities); without it, every field is compared. A stream one-shot
+(`--parser-stream CMD`) gets the StreamSource as flags instead of FILE."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -12,7 +14,8 @@ from typing import Any, Sequence
 
 from ..isolation import Limits, OutputTooLarge, Process, describe_exit
 from .base import FULL
-from .protocol import CRASH, ERROR, EVENTS, TIMEOUT, UNAVAILABLE, ErrorInfo, Hello, Reply, crash_detail
+from .protocol import (CRASH, ERROR, EVENTS, FILE, STREAM, TIMEOUT, UNAVAILABLE, ErrorInfo, Hello, Reply,
+                       StreamSource, crash_detail)
 
 _ERROR_LINE = re.compile(r"(?:error:\s*)?(?P<kind>\w+) at offset (?P<offset>\d+): (?P<message>.*)")
 REJECTED = 1
@@ -40,8 +43,10 @@ def parse_event_lines(out: bytes) -> list[dict[str, Any]]:
 
 
 class OneShotTestee:
-    def __init__(self, argv: Sequence[str], limits: Limits, env: dict[str, str] | None = None) -> None:
+    def __init__(self, argv: Sequence[str], limits: Limits, env: dict[str, str] | None = None,
+                 transport: str = FILE) -> None:
         self.argv = list(argv)
+        self.transport = transport
         self.limits = Limits(limits.timeout, limits.memory_mb,
                              limits.cpu_seconds or math.ceil(limits.timeout) + 1)
         self.env = env
@@ -49,7 +54,8 @@ class OneShotTestee:
 
     def hello(self) -> Hello:
         if self._hello is None:
-            self._hello = self._ask_hello()
+            # The command line says how it reads (--parser-cmd / --parser-stream), whatever it prints.
+            self._hello = dataclasses.replace(self._ask_hello(), transport=self.transport)
         return self._hello
 
     def start_failure(self) -> Reply | None:
@@ -73,11 +79,14 @@ class OneShotTestee:
         finally:
             proc.close()
 
-    def parse(self, path: str) -> Reply:
+    def parse(self, path: str, stream: StreamSource | None = None) -> Reply:
         if self.hello().unavailable:
             return Reply(UNAVAILABLE, detail=self.hello().unavailable or "")
+        if self.transport == STREAM and stream is None:
+            return Reply(UNAVAILABLE, detail="a stream command needs a primary to read from")
+        args = stream.flags() if stream is not None else [path]
         try:
-            proc = Process([*self.argv, path], self.limits, stdin=False, env=self.env)
+            proc = Process([*self.argv, *args], self.limits, stdin=False, env=self.env)
         except OSError as e:
             return Reply(UNAVAILABLE, detail=f"cannot start {self.argv[0]}: {e.strerror}")
         try:

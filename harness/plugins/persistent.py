@@ -7,8 +7,8 @@ import time
 from typing import Sequence
 
 from ..isolation import Limits, OutputTooLarge, Process, describe_exit
-from .protocol import (CRASH, TIMEOUT, UNAVAILABLE, Hello, Reply, crash_detail, parse_request,
-                       reply_from_message)
+from .protocol import (CRASH, TIMEOUT, UNAVAILABLE, Hello, Reply, StreamSource, crash_detail,
+                       parse_request, reply_from_message)
 
 STARTUP_TIMEOUT = 60.0
 
@@ -51,7 +51,8 @@ class PersistentTestee:
     def start_failure(self) -> Reply | None:
         return self._start_failure
 
-    def parse(self, path: str) -> Reply:
+    def parse(self, path: str, stream: StreamSource | None = None) -> Reply:
+        """One request; a stream testee also gets the `stream` fields (docs/plugin-contract.md)."""
         if self._proc is None:
             self._start()
             if self._start_failure is not None:
@@ -60,7 +61,7 @@ class PersistentTestee:
         if self._hello.unavailable:
             return Reply(UNAVAILABLE, detail=self._hello.unavailable)
         self._next_id += 1
-        if not self._proc.send(parse_request(self._next_id, path)):
+        if not self._proc.send(parse_request(self._next_id, path, stream)):
             return self._fail(self._died("stdin closed"))
         try:
             line = self._proc.read_line(time.monotonic() + self.limits.timeout)

@@ -17,10 +17,10 @@ no nested events, which is exactly what the library delivers to its user. Framin
 magic, cut event) are the adapter's clean rejections; MalformedBinLogEvent and
 StatusVariableMismatch are the library's; any other exception escaping it is a crash.
 
-This is the file transport (to be named `python-mysql-replication-file` once the stream adapter
-takes the name, issue 13); the library's own
-BinLogStreamReader reads the same events from a server (tests/test_pymysqlreplication_live.py
-checks the two agree on what a real MySQL 9.7 wrote)."""
+This is the file transport, `python-mysql-replication-file`; `python-mysql-replication` is the
+library's own BinLogStreamReader reading the case from the harness's primary
+(pymysqlreplication_stream.py), mapped by the same code (`canonical_event`, CAPABILITIES).
+tests/test_pymysqlreplication_live.py checks the two agree on what a real MySQL 9.7 wrote."""
 from __future__ import annotations
 
 import binascii
@@ -114,6 +114,12 @@ class _NoServer:
         raise RuntimeError("python-mysql-replication asked for a server connection")
 
 
+def every_event_class(lib: Any) -> frozenset[Any]:
+    """Every event class the library decodes, and NotImplementedEvent: nothing filtered out."""
+    classes = set(vars(lib.packet.BinLogPacketWrapper)["_BinLogPacketWrapper__event_map"].values())
+    return frozenset(classes | {lib.event.NotImplementedEvent})
+
+
 class _Stream:
     """The per-file state BinLogStreamReader keeps between events."""
 
@@ -124,8 +130,7 @@ class _Stream:
         self.mysql_version = (0, 0, 0)
         self.use_checksum = False
         self.post_header_lengths = None
-        classes = set(vars(lib.packet.BinLogPacketWrapper)["_BinLogPacketWrapper__event_map"].values())
-        self.allowed = frozenset(classes | {lib.event.NotImplementedEvent})
+        self.allowed = every_event_class(lib)
 
     def wrap(self, event_bytes: bytes) -> Any:
         from pymysql.protocol import MysqlPacket
@@ -147,7 +152,8 @@ class _Stream:
         return wrapper
 
 
-def _canonical(position: int, w: Any) -> dict[str, Any]:
+def canonical_event(position: int, w: Any) -> dict[str, Any]:
+    """One event as the library gives it (`w`: its BinLogPacketWrapper, also `event.packet`)."""
     from oracle.event_types import type_name
     body_of = BODIES.get(type(w.event).__name__) if w.event is not None else None
     name = type_name(w.event_type)
@@ -157,8 +163,9 @@ def _canonical(position: int, w: Any) -> dict[str, Any]:
             "body": body_of(w.event) if body_of else dict(UNDECODED_CONTENT.get(name, {}))}
 
 
-class PyMysqlReplicationParser(BaseParser):
-    name = "python-mysql-replication"
+class LibraryParser(BaseParser):
+    """What both transports share: the installed library's version, and how to provide it."""
+
     capabilities = CAPABILITIES
 
     def __init__(self) -> None:
@@ -175,6 +182,10 @@ class PyMysqlReplicationParser(BaseParser):
             return (f"python-mysql-replication is not installed ({e}); provide it with: "
                     "pip install mysql-replication")
         return None
+
+
+class PyMysqlReplicationFileParser(LibraryParser):
+    name = "python-mysql-replication-file"
 
     def parse(self, path: str) -> list[dict[str, Any]]:
         import pymysqlreplication.event
@@ -199,6 +210,6 @@ class PyMysqlReplicationParser(BaseParser):
                 wrapper = stream.wrap(data[pos:pos + size])
             except (MalformedBinLogEvent, StatusVariableMismatch) as e:
                 raise ParseError(type(e).__name__, str(e), pos, events) from e
-            events.append(_canonical(pos, wrapper))
+            events.append(canonical_event(pos, wrapper))
             pos += size
         return events

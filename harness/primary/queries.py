@@ -7,7 +7,7 @@ import fnmatch
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Iterator
 
 from oracle.wire.packets import ErrPacket, OkPacket
 
@@ -83,15 +83,23 @@ class _Refused(Exception):
         self.err = err
 
 
-def split_top_level(text: str) -> list[str]:
-    """Split at commas outside quotes and parentheses."""
-    parts, depth, quote, start = [], 0, "", 0
+def outside_quotes(text: str) -> Iterator[tuple[int, str]]:
+    """(offset, character) of the characters outside quoted strings and identifiers."""
+    quote = ""
     for i, c in enumerate(text):
         if quote:
             quote = "" if c == quote else quote
         elif c in "'\"`":
             quote = c
-        elif c == "(":
+        else:
+            yield i, c
+
+
+def split_top_level(text: str) -> list[str]:
+    """Split at commas outside quotes and parentheses."""
+    parts, depth, start = [], 0, 0
+    for i, c in outside_quotes(text):
+        if c == "(":
             depth += 1
         elif c == ")":
             depth -= 1
@@ -213,12 +221,25 @@ def answer_show_create_table(s: QuerySession, m: re.Match[str]) -> Reply:
 _WHERE_EQ = r"(?:`?\w+`?\.)?`?{col}`?\s*=\s*['\"]([^'\"]*)['\"]"
 
 
-def answer_information_schema_columns(s: QuerySession, m: re.Match[str]) -> Reply:
-    where = m["where"] or ""
+def answer_show_index(s: QuerySession, m: re.Match[str]) -> Reply:
+    return ResultSet(tables.SHOW_INDEX, tables.show_index_rows(_table(s, m["db2"] or m["db"], m["table"])))
+
+
+def _tables_where(s: QuerySession, where: str) -> list[tables.Table]:
     schema = re.search(_WHERE_EQ.format(col="TABLE_SCHEMA"), where, re.I)
     name = re.search(_WHERE_EQ.format(col="TABLE_NAME"), where, re.I)
-    found = [t for (sc, tn), t in sorted(s.logs.tables.items())
-             if (schema is None or sc == schema[1].lower()) and (name is None or tn == name[1].lower())]
+    return [t for (sc, tn), t in sorted(s.logs.tables.items())
+            if (schema is None or sc == schema[1].lower()) and (name is None or tn == name[1].lower())]
+
+
+def answer_information_schema_tables(s: QuerySession, m: re.Match[str]) -> Reply:
+    rows = [tables.information_schema_table_row(t) for t in _tables_where(s, m["where"] or "")]
+    names = list(tables.information_schema_table_row(tables.Table("", "")))
+    return ResultSet(names, [[r[n] for n in names] for r in rows][:int(m["limit"]) if m["limit"] else None])
+
+
+def answer_information_schema_columns(s: QuerySession, m: re.Match[str]) -> Reply:
+    found = _tables_where(s, m["where"] or "")
     rows = [tables.information_schema_row(t, c) for t in found for c in t.columns]
     items = split_top_level(m["exprs"])
     if items == ["*"]:
@@ -276,6 +297,10 @@ STATEMENTS: tuple[Statement, ...] = (
     Statement(_p(r"SHOW\s+(?P<full>FULL\s+)?(?:COLUMNS|FIELDS)\s+(?:FROM|IN)\s+(?:(?P<db>`[^`]+`|\w+)\.)?"
                  r"(?P<table>`[^`]+`|\w+)(?:\s+(?:FROM|IN)\s+(?P<db2>`[^`]+`|\w+))?(?:\s+LIKE\s+'(?P<like>[^']*)')?"),
               answer_show_columns),
+    Statement(_p(r"SHOW\s+(?:INDEX|INDEXES|KEYS)\s+(?:FROM|IN)\s+(?:(?P<db>`[^`]+`|\w+)\.)?(?P<table>`[^`]+`|\w+)"
+                 r"(?:\s+(?:FROM|IN)\s+(?P<db2>`[^`]+`|\w+))?"), answer_show_index),
+    Statement(_p(r"SELECT\s+\*\s+FROM\s+`?information_schema`?\.`?tables`?(?:\s+WHERE\s+(?P<where>.+?))?"
+                 r"(?:\s+LIMIT\s+(?P<limit>\d+))?"), answer_information_schema_tables),
     Statement(_p(r"SHOW\s+CREATE\s+TABLE\s+(?:(?P<db>`[^`]+`|\w+)\.)?(?P<table>`[^`]+`|\w+)"),
               answer_show_create_table),
     Statement(_p(r"SELECT\s+(?P<exprs>.+?)\s+FROM\s+`?information_schema`?\.`?columns`?"

@@ -88,27 +88,52 @@ class Primary:
         self.state.log(f"conn {conn_id}: disconnected")
 
 
+def prepare(opts: ServeOptions) -> tuple[ServerState, socket.socket]:
+    """Everything before serving: load the logs, make the keys, bind. Raises ServeError (the
+    PATHs), OSError (the address) or ValueError (the TLS files)."""
+    logs = load(opts.paths)
+    if opts.flavor != "auto":
+        logs.flavor_override = opts.flavor
+    if opts.server_id is None:
+        opts.server_id = logs.server_id
+    keys = make_keys(opts.tls_cert, opts.tls_key)
+    listener = socket.create_server((_bind_host(opts.host), opts.port), backlog=128)
+    port = listener.getsockname()[1]
+    return ServerState(opts, logs, keys, system_variables(logs, opts.server_id, port)), listener
+
+
+class BackgroundPrimary:
+    """A primary serving in a thread of the calling process (the conformance runner serves each
+    stream case so: no interpreter start per case). `close()` stops accepting at once; sessions
+    still open end at their next event or idle check, on their own daemon threads."""
+
+    def __init__(self, opts: ServeOptions) -> None:
+        self.state, listener = prepare(opts)
+        self.host, self.port = listener.getsockname()[:2]
+        self._thread = threading.Thread(target=Primary(self.state, listener).serve_forever,
+                                        name=f"primary:{self.port}", daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        self.state.stop.set()
+
+    def __enter__(self) -> "BackgroundPrimary":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 def serve(opts: ServeOptions) -> int:
     if not _is_loopback(opts.host) and not opts.password:
         print(f"error: --host {opts.host} is not a loopback address: give --password", file=sys.stderr)
         return EXIT_USAGE
     try:
-        logs = load(opts.paths)
-    except (ServeError, OSError) as e:
+        state, listener = prepare(opts)
+    except (ServeError, OSError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return EXIT_USAGE
-    if opts.flavor != "auto":
-        logs.flavor_override = opts.flavor
-    if opts.server_id is None:
-        opts.server_id = logs.server_id
-    try:
-        keys = make_keys(opts.tls_cert, opts.tls_key)
-        listener = socket.create_server((_bind_host(opts.host), opts.port), backlog=128)
-    except (OSError, ValueError) as e:
-        print(f"error: {e}", file=sys.stderr)
-        return EXIT_USAGE
-    port = listener.getsockname()[1]
-    state = ServerState(opts, logs, keys, system_variables(logs, opts.server_id, port))
+    logs, port = state.logs, listener.getsockname()[1]
 
     def stop(signum: int, frame: object) -> None:
         state.stop.set()

@@ -10,7 +10,7 @@ from oracle.wire import packets as wp
 from oracle.wire.errors import PacketError, PacketTooLarge
 from oracle.wire.packets import ErrPacket, OkPacket
 
-from . import auth, queries, resultset
+from . import auth, prepared, queries, resultset
 from .conn import ClientGone, PacketIO
 from .dump import BINLOG_THROUGH_GTID, BinlogSender, DumpOptions, DumpRequest
 from .gtid import BadGtidSet, parse_encoded, parse_mariadb_state
@@ -82,6 +82,7 @@ class Session:
     user: str = ""
     scramble: bytes = field(default_factory=auth.new_scramble)
     query_session: queries.QuerySession | None = None
+    statements: prepared.Statements = field(default_factory=prepared.Statements)
 
     def log(self, text: str) -> None:
         self.server.log(f"conn {self.connection_id}: {text}")
@@ -241,6 +242,31 @@ def com_query(s: Session, payload: bytes) -> None:
     s._reply(queries.answer(s.query_session, sql))
 
 
+def com_stmt_prepare(s: Session, payload: bytes) -> None:
+    sql = payload[1:].decode("utf-8", "replace")
+    s.log(f"COM_STMT_PREPARE {queries.normalize(sql)[:160]}")
+    assert s.query_session is not None
+    for p in prepared.prepare(s.query_session, s.statements, sql, s.capabilities):
+        s.io.write(p)
+
+
+def com_stmt_execute(s: Session, payload: bytes) -> None:
+    s.log("COM_STMT_EXECUTE")
+    assert s.query_session is not None
+    for p in prepared.execute(s.query_session, s.statements, payload, s.capabilities):
+        s.io.write(p)
+
+
+def com_stmt_close(s: Session, payload: bytes) -> None:
+    s.log("COM_STMT_CLOSE")
+    prepared.close(s.statements, payload)
+
+
+def com_stmt_reset(s: Session, payload: bytes) -> None:
+    s.log("COM_STMT_RESET")
+    s.io.write(prepared.reset(s.statements, payload))
+
+
 def com_register_slave(s: Session, payload: bytes) -> None:
     server_id = struct.unpack_from("<I", payload, 1)[0] if len(payload) >= 5 else None
     s.log(f"COM_REGISTER_SLAVE server_id={server_id}")
@@ -331,5 +357,9 @@ COMMANDS: dict[int, tuple[str, Callable[[Session, bytes], None]]] = {
     0x0E: ("COM_PING", com_ping),
     0x12: ("COM_BINLOG_DUMP", com_binlog_dump),
     0x15: ("COM_REGISTER_SLAVE", com_register_slave),
+    0x16: ("COM_STMT_PREPARE", com_stmt_prepare),
+    0x17: ("COM_STMT_EXECUTE", com_stmt_execute),
+    0x19: ("COM_STMT_CLOSE", com_stmt_close),
+    0x1A: ("COM_STMT_RESET", com_stmt_reset),
     0x1E: ("COM_BINLOG_DUMP_GTID", com_binlog_dump_gtid),
 }

@@ -155,7 +155,9 @@ def table_from_map(body: dict[str, Any]) -> Table:
     char_cs = iter(md.charsets("DEFAULT_CHARSET", "COLUMN_CHARSET", kinds.count("char")))
     enum_cs = iter(md.charsets("ENUM_AND_SET_DEFAULT_CHARSET", "ENUM_AND_SET_COLUMN_CHARSET", kinds.count("enumset")))
     enum_vals, set_vals = iter(md.fields.get("ENUM_STR_VALUE") or []), iter(md.fields.get("SET_STR_VALUE") or [])
-    names = md.names() or [f"@{i + 1}" for i in range(len(types))]
+    # Positional names where the metadata names none, or fewer than the columns (a damaged file).
+    given = md.names() or []
+    names = [given[i] if i < len(given) else f"@{i + 1}" for i in range(len(types))]
     nulls = body.get("null_bitmap") or ""  # one '0'/'1' per column, '1' = nullable
     pk = md.primary_key()
     table = Table(body["schema"], body["table"])
@@ -236,3 +238,20 @@ def show_columns_row(c: Column, full: bool) -> list[Any]:
 
 SHOW_COLUMNS = ["Field", "Type", "Null", "Key", "Default", "Extra"]
 SHOW_FULL_COLUMNS = ["Field", "Type", "Collation", "Null", "Key", "Default", "Extra", "Privileges", "Comment"]
+
+
+# SHOW INDEX: the primary key is the one index a binlog can tell (Table_map metadata, FULL).
+SHOW_INDEX = ["Table", "Non_unique", "Key_name", "Seq_in_index", "Column_name", "Collation", "Cardinality",
+              "Sub_part", "Packed", "Null", "Index_type", "Comment", "Index_comment", "Visible", "Expression"]
+
+
+def show_index_rows(t: Table) -> list[list[Any]]:
+    key = [c for c in t.columns if c.key == "PRI"]
+    return [[t.name, 0, "PRIMARY", n, c.name, "A", None, None, None, "", "BTREE", "", "", "YES", None]
+            for n, c in enumerate(key, 1)]
+
+
+# information_schema.TABLES: that the table exists; what the binlog does not say is NULL.
+def information_schema_table_row(t: Table) -> dict[str, Any]:
+    return {"TABLE_CATALOG": "def", "TABLE_SCHEMA": t.schema, "TABLE_NAME": t.name, "TABLE_TYPE": "BASE TABLE",
+            "ENGINE": None, "VERSION": 10, "ROW_FORMAT": None, "TABLE_ROWS": None, "TABLE_COMMENT": ""}

@@ -46,6 +46,14 @@ def _common(logs: ServedLogs, server_id: int, port: int) -> dict[str, Value]:
     }
 
 
+def _row_metadata(logs: ServedLogs) -> str:
+    """FULL when the served Table_maps carry column names (binlog_row_metadata=FULL wrote them),
+    else MINIMAL: clients (python-mysql-replication) decide from this variable whether to trust
+    the Table_map's optional metadata, so it must say how the served files were written."""
+    named = any(not c.name.startswith("@") for t in logs.tables.values() for c in t.columns)
+    return "FULL" if named else "MINIMAL"
+
+
 def _mysql(logs: ServedLogs) -> dict[str, Value]:
     gtids = logs.gtid_executed()
     on = bool(logs.mysql_gtids)
@@ -56,7 +64,7 @@ def _mysql(logs: ServedLogs) -> dict[str, Value]:
         "enforce_gtid_consistency": "ON" if on else "OFF",
         "gtid_executed": gtids,
         "gtid_purged": "",
-        "binlog_row_metadata": "FULL",
+        "binlog_row_metadata": _row_metadata(logs),
         "binlog_transaction_compression": "OFF",
         "transaction_isolation": "REPEATABLE-READ",
         "default_authentication_plugin": "caching_sha2_password",
@@ -78,6 +86,8 @@ def _mariadb(logs: ServedLogs) -> dict[str, Value]:
         "rpl_semi_sync_slave_enabled": 0,
         "tx_isolation": "REPEATABLE-READ",
         "transaction_isolation": "REPEATABLE-READ",
+        # MariaDB 10.5 added binlog_row_metadata; before it, the variable does not exist.
+        **({"binlog_row_metadata": _row_metadata(logs)} if logs.version >= (10, 5, 0) else {}),
     }
 
 

@@ -49,10 +49,10 @@ function mysqlJson(v) {
 // ---- loading the npm package ---------------------------------------------------------------
 function packageDir(name) {
   const root = process.env.BINLOG_PEERS_MODULES;
-  if (!root) throw new Error("BINLOG_PEERS_MODULES is not set (python -m harness peers install)");
+  if (!root) throw new Error("BINLOG_PEERS_MODULES is not set");
   const dir = path.join(root, ...name.split("/"));
   if (!fs.existsSync(path.join(dir, "package.json"))) {
-    throw new Error(`npm package ${name} is not installed in ${root} (python -m harness peers install)`);
+    throw new Error(`npm package ${name} is not installed in ${root}`);
   }
   return dir;
 }
@@ -67,7 +67,7 @@ async function loadPackage(name) {
 }
 
 // ---- the end of a stream -------------------------------------------------------------------
-// A request names where to start (file, position) and where the stream ends (end_file,
+// A request names where to start (file, start_position) and where the stream ends (end_file,
 // end_position): the adapter stops there even though the library only knows blocking mode.
 // Binlog files sort by their numeric extension (binlog.000009 < binlog.000010).
 function fileOrder(a, b) {
@@ -77,6 +77,7 @@ function fileOrder(a, b) {
 }
 
 function endReached(request, file, nextPosition) {
+  if (!request.end_position) return false;  // 0: the end is unknown; the primary's ERR or EOF ends it
   const order = fileOrder(file, request.end_file);
   return order > 0 || (order === 0 && nextPosition >= request.end_position);
 }
@@ -90,7 +91,9 @@ class StreamError extends Error {
   }
 }
 
-const REQUIRED = ["host", "port", "user", "file", "position", "end_file", "end_position"];
+// The stream fields of docs/plugin-contract.md (StreamSource); idle_ms and first_event_ms are
+// optional extras of the go-mysql adapters.
+const REQUIRED = ["host", "port", "user", "file", "start_position", "end_file", "end_position"];
 
 function validate(request) {
   const missing = REQUIRED.filter((k) => request[k] === undefined || request[k] === null);
@@ -102,10 +105,10 @@ function validate(request) {
 // events as JSON lines on stdout, a clean client error as `error: <Kind> at offset <N>: <message>`
 // on stderr with exit status 1; `--hello` prints the hello line.
 const FLAGS = { "--host": "host", "--port": "port", "--user": "user", "--password": "password",
-                "--file": "file", "--position": "position", "--end-file": "end_file",
+                "--file": "file", "--start-position": "start_position", "--end-file": "end_file",
                 "--end-position": "end_position", "--idle-ms": "idle_ms",
                 "--first-event-ms": "first_event_ms" };
-const NUMERIC = new Set(["port", "position", "end_position", "idle_ms", "first_event_ms"]);
+const NUMERIC = new Set(["port", "start_position", "end_position", "idle_ms", "first_event_ms"]);
 
 function requestFromFlags(argv) {
   const request = { id: 1 };
@@ -143,10 +146,10 @@ async function serve(adapter) {
   try {
     loaded = await loadPackage(adapter.package);
   } catch (err) {
-    unavailable = err.message;
+    unavailable = `${err.message}; provide it with: python -m harness peers install`;
   }
   const hello = { type: "hello", protocol: 1, name: adapter.name, version: loaded ? loaded.version : "not installed",
-                  capabilities: adapter.capabilities, unavailable };
+                  capabilities: adapter.capabilities, unavailable, transport: "stream" };
   const argv = process.argv.slice(2);
   if (argv.length) {
     process.exit(await oneShot(adapter, loaded, hello, argv, out));
@@ -161,7 +164,9 @@ async function serve(adapter) {
   rl.on("close", () => chain.then(() => process.exit(0)));
 }
 
-async function answer(adapter, loaded, request) {
+async function answer(adapter, loaded, message) {
+  // The harness's persistent contract nests the fields under "stream"; the plugins send them flat.
+  const request = message.stream ? { ...message, ...message.stream } : message;
   const id = request.id;
   if (!loaded) return { type: "skipped", id, reason: "package not installed" };
   try {

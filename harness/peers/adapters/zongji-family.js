@@ -5,8 +5,11 @@
 //   length) plus the header and checksum it stripped; position = next_position - event_size;
 // - bodies of the event classes it decodes; row images positional, in the table map's column
 //   order, values converted per column type below.
-// Events with next_position 0 (the artificial Rotate and Format_description a primary sends
-// first, heartbeats) are not in the binlog and are not reported.
+// The artificial Rotate a primary sends first (timestamp 0, next_position 0), and the
+// Format_description it resends with next_position 0 when a dump starts inside a file, are not
+// in the binlog and are not reported. MariaDB 11 writes next_position 0 on the events inside a
+// transaction: their position is taken to be where the previous event ended, and marked
+// undetermined (a server leaves out events a client did not ask for, e.g. Annotate_rows).
 "use strict";
 const { integer, text, mysqlJson, endReached } = require("./common.js");
 
@@ -80,15 +83,26 @@ function columnValue(col, schema, v) {
   }
 }
 
-function image(table, row) {
+// The columns present in an image (binlog_row_image=MINIMAL/NOBLOB leave some out), from the
+// library's own parse of the columns-present bitmap; every column when it has none.
+function present(bitmap, n) {
+  const all = [...Array(n).keys()];
+  return bitmap ? all.filter((i) => (bitmap[i >> 3] >> (i & 7)) & 1) : all;
+}
+
+function image(table, row, bitmap) {
   const schemas = table.columnSchemas || [];
-  return { values: table.columns.map((col, i) => columnValue(col, schemas[i], row[col.name])) };
+  const columns = present(bitmap, table.columns.length);
+  return { values: columns.map((i) => columnValue(table.columns[i], schemas[i], row[table.columns[i].name])) };
 }
 
 function rowsBody(ev) {
   const table = ev.tableMap[ev.tableId];
+  const before = ev.columns_present_bitmap;
+  const after = ev.columns_present_bitmap2 || before;
   const rows = (ev.rows || []).map((r) => (r.before !== undefined && r.after !== undefined
-    ? { before_image: image(table, r.before), after_image: image(table, r.after) } : image(table, r)));
+    ? { before_image: image(table, r.before, before), after_image: image(table, r.after, after) }
+    : image(table, r, before)));
   return { table_id: ev.tableId, rows };
 }
 
@@ -126,6 +140,7 @@ function zongjiAdapter(name, pkg, { extra = {}, omit = [] } = {}) {
       return new Promise((resolve) => {
         const events = [];
         let file = request.file;
+        let end = request.start_position;  // where the last event of the binlog ended
         let done = false;
         const z = new ZongJi({ host: request.host, port: request.port, user: request.user,
                                password: request.password || "" });
@@ -139,21 +154,29 @@ function zongjiAdapter(name, pkg, { extra = {}, omit = [] } = {}) {
           if (done) return;  // events already in flight when the end was reached
           const kind = ev.getEventName();
           const np = ev.nextPosition;
-          if (np !== 0 && table[kind]) {
-            const size = ev.size + HEADER_LEN + (z.useChecksum ? 4 : 0);
-            events.push({ position: np - size, event_size: size, next_position: np,
-                          timestamp: Math.floor(ev.timestamp / 1000), body: table[kind][2](ev) });
+          // Sender-made: the Rotate a dump starts with, and the Format_description it resends
+          // (log_pos 0) when the dump starts inside a file.
+          if (np === 0 && (kind === "rotate" || kind === "format" || ev.timestamp === 0)) return;
+          const size = ev.size + HEADER_LEN + (z.useChecksum ? 4 : 0);
+          const position = np !== 0 ? np - size : end;
+          end = position + size;
+          if (table[kind]) {
+            const event = { position, event_size: size, next_position: np,
+                            timestamp: Math.floor(ev.timestamp / 1000), body: table[kind][2](ev) };
+            // Derived, not given: right only if the server sent every event before it.
+            if (np === 0) event._undetermined = ["position"];
+            events.push(event);
           }
-          if (np !== 0 && endReached(request, file, np)) finish();
+          if (endReached(request, file, end)) finish();
           if (kind === "rotate") file = ev.binlogName;
         });
         z.on("error", (err) => finish(Object.assign(err, { offset: events.length ? events[events.length - 1].next_position : null })));
         z.start({ serverId: 0x10000 + Math.floor(Math.random() * 0xffff), filename: request.file,
-                  position: request.position });
-        if (endReached(request, request.file, request.position)) finish();  // an empty range
+                  position: request.start_position });
+        if (endReached(request, request.file, request.start_position)) finish();  // an empty range
       });
     },
   };
 }
 
-module.exports = { zongjiAdapter };
+module.exports = { zongjiAdapter, BODIES };

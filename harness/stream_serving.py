@@ -1,0 +1,103 @@
+"""Serve one case to a stream testee (issue 13): a replication primary (`harness serve`, in a
+thread of the runner, on a free loopback port) serving the case's binlog files under their own
+names, and the StreamSource that tells the testee where to connect and where the stream ends.
+
+One primary per case, not per run: every case keeps its own file names (most corpus cases are
+`binlog.000001`), its own server version and GTID state, and its own table lookups, exactly as
+the server that wrote it would have them. Starting one costs ~10 ms (no interpreter, no new key)."""
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import secrets
+from typing import Any, Iterator
+
+from .corpus import CASE_FILE, Case
+from .expectations import Expectation
+from .primary.served import ServeError
+from .primary.server import BackgroundPrimary
+from .primary.state import ServeOptions
+from .plugins.protocol import StreamSource
+
+USER = "harness"
+# One password per run: the primary checks it like any other; nothing outside the run knows it.
+# 16 characters: clients that keep the handshake's NUL in the scramble (mysql2 in
+# @powersync/mysql-zongji, PyMySQL#890, bun#26195) fail the RSA exchange of
+# caching_sha2_password with passwords of 20 or more, a client defect outside binlog parsing.
+PASSWORD = secrets.token_hex(8)
+
+
+class CannotServe(Exception):
+    """The primary cannot serve this case (no Format_description first, not a binlog ...): a
+    stream testee cannot be given it, so the case is skipped for that testee, saying why."""
+
+
+def stream_end(expectation: Expectation) -> int:
+    """The end of the stream: where the last event of the file ends (its next_position in file
+    coordinates), position + event_size, so that a binlog whose events carry log_pos 0 (relay
+    logs, MariaDB 11 transactions) still has an end. 0 (unknown) for a file that must be
+    rejected: the testee reads on until the primary's ERR at the bad bytes, or it would stop
+    before them and never be asked to reject anything."""
+    if expectation.error is not None:
+        return 0
+    for event in reversed(expectation.events):
+        if isinstance(event.get("position"), int) and isinstance(event.get("event_size"), int):
+            return event["position"] + event["event_size"]
+    return 0
+
+
+IN_USE = 0x1  # LOG_EVENT_BINLOG_IN_USE_F
+
+
+def _as_sent(event: dict[str, Any]) -> dict[str, Any]:
+    """A Format_description as a server sends it: the in-use flag cleared (mysql-server's
+    send_format_description_event; harness/primary/dump.py does the same), so a file that was
+    copied while its server was writing it does not blame every stream testee for that."""
+    flags = event.get("flags")
+    if event.get("type") != "FORMAT_DESCRIPTION_EVENT" or not isinstance(flags, dict):
+        return event
+    names = [n for n in flags.get("names", []) if n != "LOG_EVENT_BINLOG_IN_USE_F"]
+    return {**event, "flags": {**flags, "value": flags["value"] & ~IN_USE, "names": names}}
+
+
+def stream_expectation(expectation: Expectation) -> Expectation:
+    """What a stream testee should report: the file's events as the primary sends them."""
+    return dataclasses.replace(expectation, events=[_as_sent(e) for e in expectation.events])
+
+
+def _served_paths(case: Case) -> list[str]:
+    """An annotated case's directory (all its files, and its recorded CREATE TABLE statements
+    for the primary's column lookups); a bare binlog alone."""
+    if (case.path.parent / CASE_FILE).is_file():
+        return [str(case.path.parent)]
+    return [str(case.path)]
+
+
+def not_a_server_binlog(expectation: Expectation) -> str | None:
+    """Why no server would send this file as a binlog, or None. A relay log's events carry the
+    source server's log_pos, not their place in the file: a stream client can only take event
+    positions from log_pos, so streaming it would compare coordinates of two different files."""
+    for e in expectation.events:
+        np, pos, size = e.get("next_position"), e.get("position"), e.get("event_size")
+        if all(isinstance(v, int) for v in (np, pos, size)) and np and np != pos + size:
+            return (f"a relay log (event @{pos} has log_pos {np}, not {pos + size}): its positions are "
+                    "another server's; no server sends it as a binlog")
+    return None
+
+
+@contextlib.contextmanager
+def served(case: Case, end_position: int) -> Iterator[StreamSource]:
+    """A primary serving the case for the duration of the block, and the testee's StreamSource."""
+    # A client idle for 5 s is stuck (zongji 0.5.1 with binlog_checksum=NONE never dumps): the
+    # primary cuts it, and the testee reports the lost connection, instead of waiting 60 s.
+    opts = ServeOptions(_served_paths(case), port=0, user=USER, password=PASSWORD, quiet=True,
+                        idle_timeout=5.0, write_timeout=30.0)
+    try:
+        primary = BackgroundPrimary(opts)
+    except (ServeError, OSError, ValueError) as e:
+        raise CannotServe(f"the primary cannot serve {case.path.name}: {e}") from e
+    except Exception as e:  # a bug of the primary: reported on the case, never ends the run
+        raise CannotServe(f"the primary failed to load {case.path.name}: {type(e).__name__}: {e}") from e
+    with primary:
+        yield StreamSource(primary.host, primary.port, USER, PASSWORD, case.path.name, 4,
+                           case.path.name, end_position)
