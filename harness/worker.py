@@ -12,7 +12,7 @@ import traceback
 from typing import Any, TextIO
 
 from .plugins.base import FULL, ParseError, Unsupported
-from .plugins.protocol import ERROR, EVENTS, FILE, SKIPPED, Hello, StreamSource, dumps, stream_of
+from .plugins.protocol import ERROR, EVENTS, FILE, SKIPPED, Hello, StreamSource, dumps
 from .plugins.registry import load
 
 CRASH_STATUS = 70
@@ -26,11 +26,9 @@ def _protocol_stream() -> TextIO:
     return os.fdopen(fd, "w", encoding="utf-8")
 
 
-def _reply(request_id: Any, plugin: Any, path: str, stream: StreamSource | None = None) -> dict[str, Any]:
-    """A stream request goes to parse_stream with the fields as a mapping (host, port, user,
-    password, file, position, end_file, end_position), a file request to parse(path)."""
+def _reply(request_id: Any, plugin: Any, path: str, stream: dict[str, Any] | None = None) -> dict[str, Any]:
     try:
-        events = plugin.parse_stream(stream.to_json()) if stream else plugin.parse(path)
+        events = plugin.parse_stream(StreamSource.from_json(stream)) if stream else plugin.parse(path)
     except ParseError as e:
         return {"type": ERROR, "id": request_id, "kind": e.kind, "offset": e.offset,
                 "message": e.message, "events": e.events}
@@ -55,7 +53,7 @@ def serve(spec: str) -> int:
             continue
         request = json.loads(line)
         try:
-            line = dumps(_reply(request.get("id"), plugin, str(request.get("path", "")), stream_of(request)))
+            line = dumps(_reply(request.get("id"), plugin, str(request["path"]), request.get("stream")))
             line.encode("utf-8")
         except Exception:  # includes events that are not JSON-serialisable or not UTF-8
             traceback.print_exc()

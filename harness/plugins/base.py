@@ -105,8 +105,8 @@ class BaseParser(abc.ABC):
     name: str = "unnamed"
     version: str = "unknown"
     capabilities: Capabilities = FULL
-    # "file": parse(path). "stream": parse_stream(request), a mapping of the stream fields
-    # (protocol.StreamSource.to_json(): the primary that serves the case, docs/plugin-contract.md).
+    # "file": parse(path). "stream": parse_stream(source), source a protocol.StreamSource naming
+    # the primary (`harness serve`) that serves the case (docs/plugin-contract.md).
     transport: str = "file"
 
     def unavailable_reason(self) -> str | None:

@@ -88,19 +88,19 @@ class StreamSource:
     user: str
     password: str
     file: str                  # the binlog file name to request (COM_BINLOG_DUMP)
-    position: int = 4          # where to start
+    start_position: int = 4
     end_file: str = ""         # "" = the same as `file`
     end_position: int = 0      # next_position of the last event served; 0 = unknown
 
     def to_json(self) -> dict[str, Any]:
         return {"host": self.host, "port": self.port, "user": self.user, "password": self.password,
-                "file": self.file, "position": self.position,
+                "file": self.file, "start_position": self.start_position,
                 "end_file": self.end_file or self.file, "end_position": self.end_position}
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> "StreamSource":
         return cls(str(d["host"]), int(d["port"]), str(d["user"]), str(d["password"]), str(d["file"]),
-                   int(d.get("position", 4)), str(d.get("end_file") or d["file"]),
+                   int(d.get("start_position", 4)), str(d.get("end_file") or d["file"]),
                    int(d.get("end_position", 0)))
 
     def flags(self) -> list[str]:
@@ -109,15 +109,12 @@ class StreamSource:
 
 
 def parse_request(request_id: int, path: str, stream: StreamSource | None = None) -> str:
-    """A parse request; for a stream testee it also carries the stream fields, flat, beside
-    `path` (the served file, for the record): the shape the Node peers' adapters read."""
+    """A parse request; a stream testee also gets `stream` (its `path` is still the served file,
+    for the record)."""
     msg: dict[str, Any] = {"type": "parse", "id": request_id, "path": path}
-    return dumps({**msg, **stream.to_json()} if stream is not None else msg)
-
-
-def stream_of(request: dict[str, Any]) -> StreamSource | None:
-    """The stream fields of a parse request, or None for a file request."""
-    return StreamSource.from_json(request) if "host" in request else None
+    if stream is not None:
+        msg["stream"] = stream.to_json()
+    return dumps(msg)
 
 
 def reply_from_message(msg: dict[str, Any], request_id: int) -> Reply:
