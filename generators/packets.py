@@ -79,13 +79,13 @@ COMMANDS: dict[int, str] = {
 }
 COM_QUERY, COM_BINLOG_DUMP, COM_REGISTER_SLAVE, COM_BINLOG_DUMP_GTID = 0x03, 0x12, 0x15, 0x1E
 
-# Capability flags the proxy and the capture client look at.
-CLIENT_CONNECT_WITH_DB = 1 << 3
+# Capability flags the proxy and the capture client look at: the protocol's own, from the
+# oracle's packet codec; the two it does not name are added here.
+from oracle.wire.packets import (CLIENT_CONNECT_WITH_DB, CLIENT_DEPRECATE_EOF,  # noqa: E402,F401
+                                 CLIENT_PROTOCOL_41, CLIENT_SSL)
+
 CLIENT_COMPRESS = 1 << 5
-CLIENT_PROTOCOL_41 = 1 << 9
-CLIENT_SSL = 1 << 11
 CLIENT_QUERY_ATTRIBUTES = 1 << 27
-CLIENT_DEPRECATE_EOF = 1 << 24
 
 # Dump flags. Bit 1 means different things: MySQL 8.0.26+ reads it as "send
 # Heartbeat_log_event_v2" (include/mysql.h USE_HEARTBEAT_EVENT_V2), MariaDB as "send
