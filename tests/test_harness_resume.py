@@ -23,7 +23,9 @@ def test_resume_after_interrupt(tmp_path):
     results = tmp_path / "results.jsonl"
     args = [sys.executable, "-m", "harness", "conformance", "--parser-cmd", node_cmd(),
             "--results", str(results), *corpus_args(files)]
-    env = {**os.environ, "NODE_PARSER_DELAY_MS": "400"}
+    # 1.5 s per file: time enough, on a loaded machine, to see two results and interrupt before
+    # the eighth (400 ms was not: a CI rehearsal saw all 8 finish first)
+    env = {**os.environ, "NODE_PARSER_DELAY_MS": "1500"}
     proc = subprocess.Popen(args, cwd=PROJECT, env=env, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
     while len(_records(results)) < 2 and time.monotonic() < deadline:

@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import docker.errors
@@ -123,7 +124,8 @@ def test_exception_inside_block_removes_container() -> None:
 
 
 CHILD = """
-import sys, time
+import faulthandler, signal, sys, time
+faulthandler.register(signal.SIGUSR1)  # the test asks for the stack of a child that hangs
 from generators.profiles import get
 from generators.server import running_server
 with running_server(get(sys.argv[1])) as s:
@@ -147,9 +149,11 @@ def test_signal_removes_container(sig: signal.Signals, tmp_path: Path) -> None:
         assert cid, errors.read_text()
         child.send_signal(sig)
         try:
-            child.wait(timeout=120)
+            child.wait(timeout=300)  # container removal waited on a loaded dockerd once (>120 s)
         except subprocess.TimeoutExpired:
-            pytest.fail(f"the child did not exit within 120 s of {sig.name}; its stderr:\n"
+            child.send_signal(signal.SIGUSR1)  # where it hangs, into its stderr
+            time.sleep(2)
+            pytest.fail(f"the child did not exit within 300 s of {sig.name}; its stderr:\n"
                         f"{errors.read_text()[-3000:]}")
     finally:
         if child.poll() is None:
