@@ -26,7 +26,10 @@ def test_resume_after_interrupt(tmp_path):
     # 1.5 s per file: time enough, on a loaded machine, to see two results and interrupt before
     # the eighth (400 ms was not: a CI rehearsal saw all 8 finish first)
     env = {**os.environ, "NODE_PARSER_DELAY_MS": "1500"}
-    proc = subprocess.Popen(args, cwd=PROJECT, env=env, stderr=subprocess.PIPE, text=True)
+    # SIGINT at its default in the child: an earlier test of the session may leave it ignored in
+    # this process, and an ignored SIGINT is inherited across exec (the interrupt then never lands)
+    proc = subprocess.Popen(args, cwd=PROJECT, env=env, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 60
     while len(_records(results)) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)

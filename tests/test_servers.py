@@ -142,8 +142,11 @@ def test_signal_removes_container(sig: signal.Signals, tmp_path: Path) -> None:
     # stderr to a file, not a pipe nobody reads (a full pipe would block the child's exit)
     errors = tmp_path / "child.stderr"
     with errors.open("w") as err:
+        # SIGINT at its default in the child: an ignored SIGINT (left so by an earlier test of
+        # the session) is inherited across exec, and the child would never see the Ctrl-C
         child = subprocess.Popen([sys.executable, "-c", CHILD, profile.name], cwd=repo,
-                                 stdout=subprocess.PIPE, stderr=err, text=True)
+                                 stdout=subprocess.PIPE, stderr=err, text=True,
+                                 preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         cid = (child.stdout.readline() if child.stdout else "").strip()
         assert cid, errors.read_text()
