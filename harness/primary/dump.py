@@ -81,6 +81,10 @@ class DumpError(Exception):
     """Ends the dump with ERR 1236 and this message."""
 
 
+class GtidStartError(DumpError):
+    """A MariaDB GTID start refused: the message as it is, without the coordinates read."""
+
+
 @dataclass
 class DumpRequest:
     file: str
@@ -89,6 +93,8 @@ class DumpRequest:
     server_id: int
     mysql_exclude: MysqlGtidSet | None = None
     mariadb_start: MariadbState | None = None
+    mariadb_strict: bool = False             # @slave_gtid_strict_mode
+    mariadb_ignore_duplicates: bool = False  # @slave_gtid_ignore_duplicates
 
 
 @dataclass
@@ -175,14 +181,28 @@ class _MysqlGtidFilter:
 
 
 class _MariadbGtidFilter:
-    def __init__(self, state: MariadbState) -> None:
+    def __init__(self, state: MariadbState, strict: bool) -> None:
         self.skipper = mariadb.GroupSkipper(state)
         self.tracker = mariadb.BinlogStateTracker(state)
+        self.state, self.strict = state, strict
+        self.reached: set[int] = set()  # domains whose requested GTID (server and seq_no) was seen
+
+    def _check_strict(self, event: bytes) -> None:
+        if not self.strict or event[4] != T.GTID_EVENT or len(event) < V4_HEADER_LEN + 12:
+            return
+        hole = mariadb.strict_hole(event, self.state, self.reached)
+        if hole:
+            raise GtidStartError(hole)
+        seq, domain = struct.unpack_from("<QI", event, V4_HEADER_LEN)
+        if _U32.unpack_from(event, 5)[0] == self.state.server_by_domain.get(domain) \
+                and seq >= self.state.seq_by_domain.get(domain, seq + 1):
+            self.reached.add(domain)
 
     def reads(self, type_code: int) -> bool:
         return bool(self.skipper.mode) or type_code in (T.GTID_EVENT, T.GTID_LIST_EVENT)
 
     def skip(self, event: bytes, crc: bool) -> bool:
+        self._check_strict(event)
         self.tracker.note(event)
         return self.skipper.skip(event, crc)
 
@@ -207,7 +227,7 @@ class BinlogSender:
         if req.mysql_exclude and req.mysql_exclude.intervals:
             self.filter = _MysqlGtidFilter(req.mysql_exclude)
         elif req.mariadb_start is not None:
-            self.filter = _MariadbGtidFilter(req.mariadb_start)
+            self.filter = _MariadbGtidFilter(req.mariadb_start, req.mariadb_strict)
         self.events_sent = 0
         self.files_opened = 0
         self.clear_fde = False  # MySQL GTID start whose first transaction the client has
@@ -262,8 +282,16 @@ class BinlogSender:
         raise self._error("purged")
 
     def _mariadb_gtid_start(self, state: MariadbState) -> tuple[int, int]:
-        """gtid_find_binlog_file; an 11.4+ server then starts where its GTID index says."""
+        """check_slave_start_position, gtid_find_binlog_file; an 11.4+ server then starts where its
+        GTID index says. A domain whose requested GTID is the start file's Gtid_list entry starts
+        at the file's beginning: no hole to find there."""
+        refused = mariadb.start_position_error(self.logs, state, self.req.mariadb_ignore_duplicates)
+        if refused:
+            raise GtidStartError(refused)
         i = mariadb.start_file(self.logs, state)
+        if isinstance(self.filter, _MariadbGtidFilter):
+            at_start = self.logs.gtid_lists.get(self.logs.files[i].name, {})
+            self.filter.reached |= {d for d, seq in state.seq_by_domain.items() if at_start.get(d) == seq}
         if self.logs.version < mariadb.GTID_INDEX_SINCE or not isinstance(self.filter, _MariadbGtidFilter):
             return i, BIN_LOG_HEADER_SIZE
         start, gtid_list = mariadb.gtid_index_start(self.logs.files[i].path)
@@ -294,6 +322,8 @@ class BinlogSender:
             self.file_name, self.last_event_end, self.read_pos = served.name, start, start
             try:
                 end = self._send_file(served.path, start)
+            except GtidStartError:
+                raise
             except DumpError as e:
                 raise self._detailed(str(e)) from None
             if i + 1 < len(self.logs.files):

@@ -41,6 +41,8 @@ class ServedLogs:
     server_id: int
     mysql_gtids: dict[tuple[str, str], list[tuple[int, int]]] = field(default_factory=dict)
     mariadb_gtids: dict[int, str] = field(default_factory=dict)  # domain -> "D-S-N", the last one
+    # MariaDB's binlog state: (domain, server_id) -> the highest seq_no (Gtid_lists and GTID events)
+    mariadb_state: dict[tuple[int, int], int] = field(default_factory=dict)
     flavor_override: str | None = None  # --flavor mysql|mariadb; None: what the FDE names
     # file name -> {domain: seq_no} of its first Gtid_list (MariaDB: the state before the file)
     gtid_lists: dict[str, dict[int, int]] = field(default_factory=dict)
@@ -163,9 +165,16 @@ def _note_gtids(logs: ServedLogs, type_code: int, body: dict[str, Any], server_i
                 (_int(iv["start"]), _int(iv["end"])) for iv in sid["intervals"])
     elif type_code == T.GTID_EVENT:
         logs.mariadb_gtids[int(body["domain_id"])] = f"{body['domain_id']}-{server_id}-{_int(body['seq_no'])}"
+        _note_mariadb_state(logs, int(body["domain_id"]), server_id, _int(body["seq_no"]))
     elif type_code == T.GTID_LIST_EVENT:
         for g in body.get("list", []):
             logs.mariadb_gtids.setdefault(int(g["domain_id"]), f"{g['domain_id']}-{g['server_id']}-{_int(g['seq_no'])}")
+            _note_mariadb_state(logs, int(g["domain_id"]), int(g["server_id"]), _int(g["seq_no"]))
+
+
+def _note_mariadb_state(logs: ServedLogs, domain: int, server_id: int, seq_no: int) -> None:
+    key = (domain, server_id)
+    logs.mariadb_state[key] = max(seq_no, logs.mariadb_state.get(key, seq_no))
 
 
 def _note_file_gtids(logs: ServedLogs, name: str, type_code: int, body: dict[str, Any]) -> None:
