@@ -279,7 +279,7 @@ def answer_show_tables(s: QuerySession, m: re.Match[str]) -> Reply:
     d = catalog.dialect(s.logs.flavor, s.logs.version)
     schema, found = _schema_tables(s, m["db"])
     full = bool(m["full"])
-    if m["kind"] is not None and m["kind"].upper() != "BASE TABLE":
+    if m["kind"] is not None and not _like(m["kind"], "BASE TABLE"):
         found = []
     rows = [[t.name, "BASE TABLE"][:2 if full else 1] for t in found if _like(m["like"], t.name)]
     names = [_labelled(f"Tables_in_{schema}", m["like"])] + (["Table_type"] if full else [])
@@ -342,7 +342,7 @@ STATEMENTS: tuple[Statement, ...] = (
                  r"(?:\s+LIMIT\s+(?P<limit>\d+))?"), answer_information_schema_tables),
     Statement(_p(r"SHOW\s+(?:DATABASES|SCHEMAS)(?:\s+LIKE\s+'(?P<like>[^']*)')?"), answer_show_databases),
     Statement(_p(r"SHOW\s+(?P<full>FULL\s+)?TABLES(?:\s+(?:FROM|IN)\s+(?P<db>`[^`]+`|\w+))?"
-                 r"(?:\s+LIKE\s+'(?P<like>[^']*)'|\s+WHERE\s+`?Table_type`?\s*=\s*'(?P<kind>[^']*)')?"),
+                 r"(?:\s+LIKE\s+'(?P<like>[^']*)'|\s+WHERE\s+`?Table_type`?\s*(?:=|LIKE)\s*'(?P<kind>[^']*)')?"),
               answer_show_tables),
     Statement(_p(r"SHOW\s+TABLE\s+STATUS(?:\s+(?:FROM|IN)\s+(?P<db>`[^`]+`|\w+))?"
                  r"(?:\s+LIKE\s+'(?P<like>[^']*)'|\s+WHERE\s+`?Name`?\s*=\s*'(?P<name>[^']*)')?"),
