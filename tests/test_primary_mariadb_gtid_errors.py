@@ -4,10 +4,14 @@ check_slave_start_position, send_event_to_slave's strict-mode hole check): the s
 MariaDB 10.11 and to `harness serve` serving its binlogs, and the dump ends the same way (the ERR
 1236 and its text, or EOF), after the same number of events.
 
-The real server writes 0-1-1 .. 0-1-4, then (gtid_seq_no jumps) 0-1-10 and 0-1-11: 0-1-7 is a hole.
+The real server writes 0-1-1 .. 0-1-4, then (gtid_seq_no jumps) 0-1-10 and 0-1-11: 0-1-7 is a hole;
+then, in a second file whose Gtid_list holds 0-1-11, 0-1-12. Every file is served, the one the
+server has open too (nothing is written to it after the copy), so where both end with EOF the
+streams are compared packet by packet, byte for byte (tests/test_primary_vs_capture.compare).
 """
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,10 +19,11 @@ from pathlib import Path
 import pytest
 
 from generators import profiles, repl_user
-from generators.capture import DumpRequest, capture_dump
+from generators.capture import DumpRequest, capture_dump, rebuild_stream
 from generators.server import Server, running_server
 from tests.primary_fixtures import serving
 from tests.server_fixtures import require_image
+from tests.test_primary_vs_capture import compare
 
 pytestmark = pytest.mark.server
 pytest.importorskip("pymysql")
@@ -31,6 +36,8 @@ INSERT INTO g.t VALUES (2);
 SET SESSION gtid_seq_no = 10;
 INSERT INTO g.t VALUES (3);
 INSERT INTO g.t VALUES (4);
+FLUSH BINARY LOGS;
+INSERT INTO g.t VALUES (5);
 """
 
 # name -> (@slave_connect_state, strict mode, ignore duplicates, what the real server answers)
@@ -42,6 +49,7 @@ REQUESTS = {
     "past_the_end_ignore_duplicates": ("0-1-50", 0, 1, "EOF"),
     "unknown_domain": ("5-1-3", 1, 0, "EOF"),
     "present": ("0-1-2", 1, 0, "EOF"),
+    "at_second_files_gtid_list": ("0-1-11", 1, 0, "EOF"),
 }
 
 
@@ -60,10 +68,23 @@ def source(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Source]:
         repl_user.ensure(server)
         server.execute(WORKLOAD)
         server.flush_logs()
-        names = server.binlog_files()[:-1]  # the real server's last file is empty but for its header
+        names = server.binlog_files()  # all, the open one too: nothing is written after the copy
+        _wait_for_own_checkpoint(server, names[-1])
         served_dir = tmp_path_factory.mktemp("mariadb-gtid")
         server.copy_binlogs(served_dir, names)
         yield Source(server, served_dir, {n: (served_dir / n).read_bytes() for n in names})
+
+
+def _wait_for_own_checkpoint(server: Server, name: str, seconds: float = 60) -> None:
+    """The server writes the Binlog_checkpoint naming a new file once the previous file's
+    transactions are durable, after FLUSH returns: the copy must hold it."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if any(e.get("Event_type") == "Binlog_checkpoint" and name in (e.get("Info") or "")
+               for e in server.show_binlog_events(name)):
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"no Binlog_checkpoint for {name} after {seconds} s")
 
 
 def _request(name: str) -> DumpRequest:
@@ -87,3 +108,5 @@ def test_gtid_start_answered_as_real_mariadb(name: str, source: Source, tmp_path
     assert ours.end == real.end
     if real.end.startswith("ERR"):
         assert _events_sent(ours) == _events_sent(real)
+    else:
+        assert compare(real.to_json(), source.files, rebuild_stream(ours.to_json(), source.files)) == []

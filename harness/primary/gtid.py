@@ -67,6 +67,10 @@ class MariadbState:
     seq_by_domain: dict[int, int] = field(default_factory=dict)
     server_by_domain: dict[int, int] = field(default_factory=dict)
 
+    def remove(self, domain: int) -> None:
+        self.seq_by_domain.pop(domain, None)
+        self.server_by_domain.pop(domain, None)
+
     def text(self, domain: int) -> str:
         """The requested GTID of a domain as the server's messages print it (%u-%u-%llu)."""
         return f"{domain}-{self.server_by_domain.get(domain, 0)}-{self.seq_by_domain[domain]}"

@@ -46,6 +46,8 @@ class ServedLogs:
     flavor_override: str | None = None  # --flavor mysql|mariadb; None: what the FDE names
     # file name -> {domain: seq_no} of its first Gtid_list (MariaDB: the state before the file)
     gtid_lists: dict[str, dict[int, int]] = field(default_factory=dict)
+    # ... and its entries as (domain, server_id, seq_no)
+    gtid_list_gtids: dict[str, set[tuple[int, int, int]]] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     # MySQL, per file name: its Previous_gtids, and its first GTID (sid, tag, gno)
     previous_gtids: dict[str, dict[tuple[str, str], list[tuple[int, int]]]] = field(default_factory=dict)
@@ -144,6 +146,8 @@ def load(paths: list[str]) -> ServedLogs:
                     if event.type_code == T.GTID_LIST_EVENT and f.name not in logs.gtid_lists:
                         logs.gtid_lists[f.name] = {int(g["domain_id"]): _int(g["seq_no"])
                                                    for g in event.body.get("list", [])}
+                        logs.gtid_list_gtids[f.name] = {(int(g["domain_id"]), int(g["server_id"]), _int(g["seq_no"]))
+                                                        for g in event.body.get("list", [])}
         except BinlogError as e:
             if logs is None:
                 raise ServeError(f"{f.path}: {e}") from e
