@@ -86,7 +86,8 @@ def _mysql_status_where(cs: int) -> list[ColumnDef]:
             ColumnDef(STRING, cs, 40, ENUM_FLAG | BINARY_FLAG), *([number] * 7),
             ColumnDef(TIMESTAMP, BINARY, 19, NO_DEFAULT | BINARY_FLAG | NOT_NULL),
             ColumnDef(DATETIME, BINARY, 19, BINARY_FLAG), ColumnDef(DATETIME, BINARY, 19, BINARY_FLAG),
-            ColumnDef(VAR_STRING, cs, 256, NO_DEFAULT | PART_KEY | UNIQUE_KEY), ColumnDef(LONGLONG, BINARY, 21, BINARY_FLAG),
+            ColumnDef(VAR_STRING, cs, 256, NO_DEFAULT | PART_KEY | UNIQUE_KEY),
+            ColumnDef(LONGLONG, BINARY, 21, BINARY_FLAG),
             ColumnDef(VAR_STRING, cs, 1024, 0, NOT_FIXED_DEC), ColumnDef(VAR_STRING, cs, 8192, 0, NOT_FIXED_DEC)]
 
 
