@@ -77,14 +77,15 @@ def _status(replica: Server) -> dict:
     return rows[0] if rows else {}
 
 
-def _wait_for_checksums(replica: Server, want: list[dict], seconds: float = 120) -> list[dict]:
+def _wait_for_checksums(replica: Server, want: list[dict], seconds: float = 120,
+                        tables: str = TABLES) -> list[dict]:
     deadline = time.monotonic() + seconds
     got: list[dict] = []
     while time.monotonic() < deadline:
         status = _status(replica)
         errors = [status.get(k) for k in ("Last_IO_Error", "Last_SQL_Error") if status.get(k)]
         assert not errors, f"replica stopped: {errors}"
-        got = replica.query(f"CHECKSUM TABLE {TABLES}")
+        got = replica.query(f"CHECKSUM TABLE {tables}")
         if got == want:
             return got
         time.sleep(1)

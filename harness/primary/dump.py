@@ -81,6 +81,10 @@ class DumpError(Exception):
     """Ends the dump with ERR 1236 and this message."""
 
 
+class GtidStartError(DumpError):
+    """A MariaDB GTID start refused: the message as it is, without the coordinates read."""
+
+
 @dataclass
 class DumpRequest:
     file: str
@@ -89,6 +93,8 @@ class DumpRequest:
     server_id: int
     mysql_exclude: MysqlGtidSet | None = None
     mariadb_start: MariadbState | None = None
+    mariadb_strict: bool = False             # @slave_gtid_strict_mode
+    mariadb_ignore_duplicates: bool = False  # @slave_gtid_ignore_duplicates
 
 
 @dataclass
@@ -175,14 +181,34 @@ class _MysqlGtidFilter:
 
 
 class _MariadbGtidFilter:
-    def __init__(self, state: MariadbState) -> None:
+    def __init__(self, state: MariadbState, strict: bool, logs: ServedLogs) -> None:
         self.skipper = mariadb.GroupSkipper(state)
         self.tracker = mariadb.BinlogStateTracker(state)
+        self.state, self.strict = state, strict
+        self.reached: set[int] = set()  # domains whose requested GTID (server and seq_no) was seen
+        # START_ON_EMPTY_DOMAIN: a domain the binlogs never saw counts as reached
+        self.empty = {d for d in state.seq_by_domain if d not in logs.mariadb_gtids}
+
+    def pos_reached(self) -> bool:
+        """slave_connection_state::is_pos_reached: every requested domain reached or empty."""
+        return all(d in self.reached or d in self.empty for d in self.state.seq_by_domain)
+
+    def _check_strict(self, event: bytes) -> None:
+        if event[4] != T.GTID_EVENT or len(event) < V4_HEADER_LEN + 12:
+            return
+        hole = mariadb.strict_hole(event, self.state, self.reached) if self.strict else None
+        if hole:
+            raise GtidStartError(hole)
+        seq, domain = struct.unpack_from("<QI", event, V4_HEADER_LEN)
+        if _U32.unpack_from(event, 5)[0] == self.state.server_by_domain.get(domain) \
+                and seq >= self.state.seq_by_domain.get(domain, seq + 1):
+            self.reached.add(domain)
 
     def reads(self, type_code: int) -> bool:
         return bool(self.skipper.mode) or type_code in (T.GTID_EVENT, T.GTID_LIST_EVENT)
 
     def skip(self, event: bytes, crc: bool) -> bool:
+        self._check_strict(event)
         self.tracker.note(event)
         return self.skipper.skip(event, crc)
 
@@ -207,7 +233,7 @@ class BinlogSender:
         if req.mysql_exclude and req.mysql_exclude.intervals:
             self.filter = _MysqlGtidFilter(req.mysql_exclude)
         elif req.mariadb_start is not None:
-            self.filter = _MariadbGtidFilter(req.mariadb_start)
+            self.filter = _MariadbGtidFilter(req.mariadb_start, req.mariadb_strict, logs)
         self.events_sent = 0
         self.files_opened = 0
         self.clear_fde = False  # MySQL GTID start whose first transaction the client has
@@ -262,8 +288,17 @@ class BinlogSender:
         raise self._error("purged")
 
     def _mariadb_gtid_start(self, state: MariadbState) -> tuple[int, int]:
-        """gtid_find_binlog_file; an 11.4+ server then starts where its GTID index says."""
+        """check_slave_start_position, gtid_find_binlog_file; an 11.4+ server then starts where its
+        GTID index says. A requested GTID that is an entry of the start file's Gtid_list leaves
+        the state: that domain starts at the file's beginning, with nothing to skip or wait for."""
+        refused = mariadb.start_position_error(self.logs, state, self.req.mariadb_ignore_duplicates)
+        if refused:
+            raise GtidStartError(refused)
         i = mariadb.start_file(self.logs, state)
+        at_start = self.logs.gtid_list_gtids.get(self.logs.files[i].name, set())
+        for domain in [d for d in state.seq_by_domain if (d, state.server_by_domain.get(d), state.seq_by_domain[d])
+                       in at_start]:
+            state.remove(domain)
         if self.logs.version < mariadb.GTID_INDEX_SINCE or not isinstance(self.filter, _MariadbGtidFilter):
             return i, BIN_LOG_HEADER_SIZE
         start, gtid_list = mariadb.gtid_index_start(self.logs.files[i].path)
@@ -294,6 +329,8 @@ class BinlogSender:
             self.file_name, self.last_event_end, self.read_pos = served.name, start, start
             try:
                 end = self._send_file(served.path, start)
+            except GtidStartError:
+                raise
             except DumpError as e:
                 raise self._detailed(str(e)) from None
             if i + 1 < len(self.logs.files):
@@ -321,7 +358,10 @@ class BinlogSender:
             first = self.files_opened == 0
             self.files_opened += 1
             clear_log_pos = start > BIN_LOG_HEADER_SIZE
-            clear_created = first and (self.req.mariadb_start is not None or self.clear_fde)
+            if isinstance(self.filter, _MariadbGtidFilter):  # keep the replica's temporary tables
+                clear_created = not self.filter.pos_reached()
+            else:
+                clear_created = first and self.clear_fde
             self.io.write(b"\0" + prepared_fde(fde, clear_log_pos, clear_created, self._crc_on()))
             pos = BIN_LOG_HEADER_SIZE + len(fde)
             if start > BIN_LOG_HEADER_SIZE:

@@ -65,6 +65,15 @@ _MARIADB_GTID = re.compile(r"(\d+)-(\d+)-(\d+)$")
 @dataclass
 class MariadbState:
     seq_by_domain: dict[int, int] = field(default_factory=dict)
+    server_by_domain: dict[int, int] = field(default_factory=dict)
+
+    def remove(self, domain: int) -> None:
+        self.seq_by_domain.pop(domain, None)
+        self.server_by_domain.pop(domain, None)
+
+    def text(self, domain: int) -> str:
+        """The requested GTID of a domain as the server's messages print it (%u-%u-%llu)."""
+        return f"{domain}-{self.server_by_domain.get(domain, 0)}-{self.seq_by_domain[domain]}"
 
     def contains(self, domain: int, seq: int) -> bool:
         return seq <= self.seq_by_domain.get(domain, 0)
@@ -77,4 +86,5 @@ def parse_mariadb_state(text: str) -> MariadbState:
         if not m:
             raise BadGtidSet(f"Could not parse GTID list '{text}'")
         state.seq_by_domain[int(m[1])] = int(m[3])
+        state.server_by_domain[int(m[1])] = int(m[2])
     return state

@@ -233,3 +233,41 @@ def gtid_index_start(path: Path, limit: int = 8) -> tuple[int, bytes | None]:
             f.seek(size - 19, 1)
             pos += size
     return 4, None
+
+
+# -- a GTID start the binlogs cannot serve (sql_repl.cc check_slave_start_position, the error texts
+#    of mysql_binlog_send, all sent as ERR 1236 so the replica does not retry) --------------------
+_NOT_IN_BINLOG = "Error: connecting slave requested to start from GTID {}, which is not in the master's binlog"
+_DIVERGED = (_NOT_IN_BINLOG + ". Since the master's binlog contains GTIDs with higher sequence numbers, it "
+             "probably means that the slave has diverged due to executing extra erroneous transactions")
+_HOLE = ("The binlog on the master is missing the GTID {} requested by the slave (even though both a prior and "
+         "a subsequent sequence number does exist), and GTID strict mode is enabled")
+
+
+def start_position_error(logs: ServedLogs, state: MariadbState, ignore_duplicates: bool) -> str | None:
+    """The refusal of a start from a GTID the binlog state (domain, server_id) does not reach. A
+    domain the binlogs never saw is allowed (another primary's); with @slave_gtid_ignore_duplicates
+    so is a GTID past the domain's last. The text says 'diverged' when the domain went further."""
+    for domain, seq in state.seq_by_domain.items():
+        if logs.mariadb_state.get((domain, state.server_by_domain.get(domain, 0)), -1) >= seq:
+            continue
+        last = logs.mariadb_gtids.get(domain)
+        if last is None:
+            continue
+        last_seq = int(last.rsplit("-", 1)[1])
+        if ignore_duplicates and last_seq < seq:
+            continue
+        return (_DIVERGED if last_seq >= seq else _NOT_IN_BINLOG).format(state.text(domain))
+    return None
+
+
+def strict_hole(event: bytes, state: MariadbState, reached: set[int]) -> str | None:
+    """send_event_to_slave in @slave_gtid_strict_mode: the first GTID of the requested domain and
+    server past the requested seq_no, before that seq_no was seen, means it is missing."""
+    seq, domain = struct.unpack_from("<QI", event, 19)
+    server = struct.unpack_from("<I", event, 5)[0]
+    if domain in reached or domain not in state.seq_by_domain:
+        return None
+    if server == state.server_by_domain.get(domain) and seq > state.seq_by_domain[domain]:
+        return _HOLE.format(state.text(domain))
+    return None

@@ -14,7 +14,7 @@ from oracle.wire.packets import (CLIENT_DEPRECATE_EOF, EofPacket, ErrPacket, OkP
 from oracle.wire.errors import PacketError
 
 from . import queries
-from .resultset import MYSQL_TYPE_LONGLONG, MYSQL_TYPE_VAR_STRING, ResultSet, column_definition
+from .resultset import MYSQL_TYPE_LONGLONG, MYSQL_TYPE_VAR_STRING, ResultSet, column_definition, inferred_definition
 
 ER_UNKNOWN_STMT_HANDLER = 1243
 ER_MALFORMED_PACKET = 1835
@@ -62,7 +62,7 @@ def _bind(sql: str, values: list[str | int | float | None]) -> str:
 
 
 def _definitions(names: list[str], types: list[int], capabilities: int) -> list[bytes]:
-    out = [column_definition(n, t) for n, t in zip(names, types)]
+    out = [column_definition(n, inferred_definition(t)) for n, t in zip(names, types)]
     if out and not capabilities & CLIENT_DEPRECATE_EOF:
         out.append(EofPacket().encode())
     return out

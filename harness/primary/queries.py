@@ -11,7 +11,7 @@ from typing import Callable, Iterator
 
 from oracle.wire.packets import ErrPacket, OkPacket
 
-from . import tables
+from . import catalog, tables
 from .resultset import ResultSet, Value
 from .served import ServedLogs
 
@@ -256,6 +256,45 @@ def answer_information_schema_columns(s: QuerySession, m: re.Match[str]) -> Repl
     return ResultSet([label for _, label in columns], [[r[k] for k, _ in columns] for r in rows])
 
 
+# -- schema listings (harness/primary/catalog.py) -------------------------------------------------
+
+def _schema_tables(s: QuerySession, db: str | None) -> tuple[str, list[tables.Table]]:
+    schema = _unquote(db) or s.database
+    if not schema:
+        raise _Refused(ErrPacket(ER_NO_DB_ERROR, "No database selected", "3D000"))
+    return schema, [t for (sc, _), t in sorted(s.logs.tables.items()) if sc == schema.lower()]
+
+
+def _labelled(name: str, like: str | None) -> str:
+    return f"{name} ({like})" if like is not None else name
+
+
+def answer_show_databases(s: QuerySession, m: re.Match[str]) -> Reply:
+    d = catalog.dialect(s.logs.flavor, s.logs.version)
+    rows = [[db] for db in catalog.database_rows(list(s.logs.tables.values())) if _like(m["like"], db)]
+    return ResultSet([_labelled("Database", m["like"])], rows, catalog.databases_columns(d))
+
+
+def answer_show_tables(s: QuerySession, m: re.Match[str]) -> Reply:
+    d = catalog.dialect(s.logs.flavor, s.logs.version)
+    schema, found = _schema_tables(s, m["db"])
+    full = bool(m["full"])
+    if m["kind"] is not None and not _like(m["kind"], "BASE TABLE"):
+        found = []
+    rows = [[t.name, "BASE TABLE"][:2 if full else 1] for t in found if _like(m["like"], t.name)]
+    names = [_labelled(f"Tables_in_{schema}", m["like"])] + (["Table_type"] if full else [])
+    return ResultSet(names, rows, catalog.tables_columns(d, full))
+
+
+def answer_show_table_status(s: QuerySession, m: re.Match[str]) -> Reply:
+    d = catalog.dialect(s.logs.flavor, s.logs.version)
+    _, found = _schema_tables(s, m["db"])
+    names, definitions = catalog.status_columns(d, where=m["name"] is not None)
+    rows = [catalog.status_row(t, d) for t in found
+            if _like(m["like"], t.name) and (m["name"] is None or m["name"].lower() == t.name.lower())]
+    return ResultSet(names, rows, definitions)
+
+
 def _mysql_at_least(v: tuple[int, int, int]) -> Callable[[ServedLogs], bool]:
     return lambda logs: logs.flavor == "mysql" and logs.version >= v
 
@@ -301,6 +340,13 @@ STATEMENTS: tuple[Statement, ...] = (
                  r"(?:\s+(?:FROM|IN)\s+(?P<db2>`[^`]+`|\w+))?"), answer_show_index),
     Statement(_p(r"SELECT\s+\*\s+FROM\s+`?information_schema`?\.`?tables`?(?:\s+WHERE\s+(?P<where>.+?))?"
                  r"(?:\s+LIMIT\s+(?P<limit>\d+))?"), answer_information_schema_tables),
+    Statement(_p(r"SHOW\s+(?:DATABASES|SCHEMAS)(?:\s+LIKE\s+'(?P<like>[^']*)')?"), answer_show_databases),
+    Statement(_p(r"SHOW\s+(?P<full>FULL\s+)?TABLES(?:\s+(?:FROM|IN)\s+(?P<db>`[^`]+`|\w+))?"
+                 r"(?:\s+LIKE\s+'(?P<like>[^']*)'|\s+WHERE\s+`?Table_type`?\s*(?:=|LIKE)\s*'(?P<kind>[^']*)')?"),
+              answer_show_tables),
+    Statement(_p(r"SHOW\s+TABLE\s+STATUS(?:\s+(?:FROM|IN)\s+(?P<db>`[^`]+`|\w+))?"
+                 r"(?:\s+LIKE\s+'(?P<like>[^']*)'|\s+WHERE\s+`?Name`?\s*=\s*'(?P<name>[^']*)')?"),
+              answer_show_table_status),
     Statement(_p(r"SHOW\s+CREATE\s+TABLE\s+(?:(?P<db>`[^`]+`|\w+)\.)?(?P<table>`[^`]+`|\w+)"),
               answer_show_create_table),
     Statement(_p(r"SELECT\s+(?P<exprs>.+?)\s+FROM\s+`?information_schema`?\.`?columns`?"

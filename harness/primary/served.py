@@ -41,9 +41,13 @@ class ServedLogs:
     server_id: int
     mysql_gtids: dict[tuple[str, str], list[tuple[int, int]]] = field(default_factory=dict)
     mariadb_gtids: dict[int, str] = field(default_factory=dict)  # domain -> "D-S-N", the last one
+    # MariaDB's binlog state: (domain, server_id) -> the highest seq_no (Gtid_lists and GTID events)
+    mariadb_state: dict[tuple[int, int], int] = field(default_factory=dict)
     flavor_override: str | None = None  # --flavor mysql|mariadb; None: what the FDE names
     # file name -> {domain: seq_no} of its first Gtid_list (MariaDB: the state before the file)
     gtid_lists: dict[str, dict[int, int]] = field(default_factory=dict)
+    # ... and its entries as (domain, server_id, seq_no)
+    gtid_list_gtids: dict[str, set[tuple[int, int, int]]] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     # MySQL, per file name: its Previous_gtids, and its first GTID (sid, tag, gno)
     previous_gtids: dict[str, dict[tuple[str, str], list[tuple[int, int]]]] = field(default_factory=dict)
@@ -142,6 +146,8 @@ def load(paths: list[str]) -> ServedLogs:
                     if event.type_code == T.GTID_LIST_EVENT and f.name not in logs.gtid_lists:
                         logs.gtid_lists[f.name] = {int(g["domain_id"]): _int(g["seq_no"])
                                                    for g in event.body.get("list", [])}
+                        logs.gtid_list_gtids[f.name] = {(int(g["domain_id"]), int(g["server_id"]), _int(g["seq_no"]))
+                                                        for g in event.body.get("list", [])}
         except BinlogError as e:
             if logs is None:
                 raise ServeError(f"{f.path}: {e}") from e
@@ -163,9 +169,16 @@ def _note_gtids(logs: ServedLogs, type_code: int, body: dict[str, Any], server_i
                 (_int(iv["start"]), _int(iv["end"])) for iv in sid["intervals"])
     elif type_code == T.GTID_EVENT:
         logs.mariadb_gtids[int(body["domain_id"])] = f"{body['domain_id']}-{server_id}-{_int(body['seq_no'])}"
+        _note_mariadb_state(logs, int(body["domain_id"]), server_id, _int(body["seq_no"]))
     elif type_code == T.GTID_LIST_EVENT:
         for g in body.get("list", []):
             logs.mariadb_gtids.setdefault(int(g["domain_id"]), f"{g['domain_id']}-{g['server_id']}-{_int(g['seq_no'])}")
+            _note_mariadb_state(logs, int(g["domain_id"]), int(g["server_id"]), _int(g["seq_no"]))
+
+
+def _note_mariadb_state(logs: ServedLogs, domain: int, server_id: int, seq_no: int) -> None:
+    key = (domain, server_id)
+    logs.mariadb_state[key] = max(seq_no, logs.mariadb_state.get(key, seq_no))
 
 
 def _note_file_gtids(logs: ServedLogs, name: str, type_code: int, body: dict[str, Any]) -> None:

@@ -292,6 +292,8 @@ def com_binlog_dump(s: Session, payload: bytes) -> None:
     if s.server.logs.flavor == "mariadb" and state:
         try:
             req.mariadb_start = parse_mariadb_state(str(state))
+            req.mariadb_strict = bool(_number(_user_var(s, "slave_gtid_strict_mode") or 0))
+            req.mariadb_ignore_duplicates = bool(_number(_user_var(s, "slave_gtid_ignore_duplicates") or 0))
         except BadGtidSet as e:
             s._error(ErrPacket(1236, str(e)))
             raise EndSession() from None
