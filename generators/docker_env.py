@@ -8,12 +8,11 @@ is newer than Debian bookworm's daemon (API 1.41).
 from __future__ import annotations
 
 import functools
-import os
-import shutil
 import subprocess
-from pathlib import Path
 
 import docker
+
+from oracle.tool_image import find_docker
 
 LABEL_PREFIX = "org.binlog-conformance"
 # Containers we start carry the pid of the process that owns them, so a later
@@ -22,13 +21,8 @@ OWNER_LABEL = f"{LABEL_PREFIX}.owner-pid"
 
 
 def docker_bin() -> str:
-    """Path of the docker CLI: $BINLOG_DOCKER, else Debian's, else whatever is on PATH."""
-    explicit = os.environ.get("BINLOG_DOCKER")
-    if explicit:
-        return explicit
-    if Path("/usr/bin/docker").exists():
-        return "/usr/bin/docker"
-    found = shutil.which("docker")
+    """Path of the docker CLI ($BINLOG_DOCKER, else Debian's, else PATH's), or DockerUnavailable."""
+    found = find_docker()
     if not found:
         raise DockerUnavailable("no docker CLI found (run .ci/install-docker.sh)")
     return found

@@ -18,33 +18,19 @@ from pathlib import Path
 from types import TracebackType
 from typing import Self
 
+from oracle.tool_image import MYSQL_IMAGE, docker_run_argv
+
 from . import docker_env
 
-MYSQL_IMAGE = "binlog-mysql:9.7"
 StrPath = str | PathLike[str]
-
-
-def _mounts(paths: Sequence[StrPath]) -> tuple[list[str], list[str]]:
-    """-v options (one read-only mount per distinct directory) and in-container paths."""
-    dirs: dict[Path, str] = {}
-    inside = []
-    for p in (Path(x).resolve() for x in paths):
-        if not p.is_file():
-            raise FileNotFoundError(p)
-        mount = dirs.setdefault(p.parent, f"/data/{len(dirs)}")
-        inside.append(f"{mount}/{p.name}")
-    vols = [a for d, m in dirs.items() for a in ("-v", f"{d}:{m}:ro")]
-    return vols, inside
 
 
 def run_in_image(image: str, tool: str, paths: StrPath | Sequence[StrPath],
                  args: Sequence[str], timeout: float | None = 600) -> subprocess.CompletedProcess[bytes]:
     """Run `tool args paths...` in a throwaway, network-less container of `image`."""
     plist = [paths] if isinstance(paths, (str, PathLike)) else list(paths)
-    vols, inside = _mounts(plist)
-    return subprocess.run(
-        [docker_env.docker_bin(), "run", "--rm", "--network", "none", *vols, image,
-         tool, *args, *inside], capture_output=True, timeout=timeout, check=False)
+    return subprocess.run(docker_run_argv(docker_env.docker_bin(), image, tool, plist, args),
+                          capture_output=True, timeout=timeout, check=False)
 
 
 def run_mysqlbinlog(path: StrPath | Sequence[StrPath], args: Sequence[str] = ("-vvv",),

@@ -19,7 +19,6 @@ import shlex
 import shutil
 import subprocess
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Callable
 
 from .decoder import decode_file
@@ -28,6 +27,7 @@ from .event_types import HeaderFlag, type_name
 from .model import Event, checksum_of
 from .mysqlbinlog_text import TextDump, TextEvent, decode_output, parse
 from .text_table import render
+from .tool_image import MYSQL_IMAGE, docker_run_argv, find_docker
 from .values import plain
 
 TOOL_TIMEOUT = 600
@@ -76,35 +76,31 @@ def run_tool(path: str | os.PathLike[str], command: str | None = None) -> ToolRu
     return ToolRun(command, decode_output(proc.stdout), decode_output(proc.stderr), proc.returncode)
 
 
+def _run_in_image(image: str, tool: str, path: str | os.PathLike[str], label: str) -> ToolRun:
+    docker = find_docker()
+    if docker is None:
+        raise ToolUnavailable(f"{tool} runs in the local {image} image and no docker CLI was found "
+                              "(python -m harness setup installs Docker and builds the images)")
+    argv = docker_run_argv(docker, image, tool, [path], ["-vvv"])
+    try:
+        proc = subprocess.run(argv, capture_output=True, timeout=TOOL_TIMEOUT, check=False)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise ToolUnavailable(f"{tool} in {image} could not be run: {e}") from e
+    err = decode_output(proc.stderr)
+    if proc.returncode == 125 or "Unable to find image" in err or "Cannot connect to the Docker daemon" in err:
+        raise ToolUnavailable(f"{tool} in {image} could not be run: {err.strip()}")
+    return ToolRun(f"{label} ({image})", decode_output(proc.stdout), err, proc.returncode)
+
+
 def _run_default(path: str | os.PathLike[str]) -> ToolRun:
-    try:
-        from generators import tools  # noqa: PLC0415 (optional: needs docker and the image)
-        run = tools.run_mysqlbinlog
-    except (ImportError, AttributeError) as e:
-        raise ToolUnavailable("generators.tools.run_mysqlbinlog is not available; "
-                              "give --mysqlbinlog CMD") from e
-    try:
-        proc = run(Path(path), ("-vvv",))
-    except Exception as e:  # docker missing, image missing: a reason to report, not a crash
-        raise ToolUnavailable(f"mysqlbinlog 9.7 could not be run: {e}") from e
-    out, err = proc.stdout, proc.stderr
-    return ToolRun("mysqlbinlog 9.7 (docker)",
-                   out if isinstance(out, str) else decode_output(out),
-                   err if isinstance(err, str) else decode_output(err or b""), proc.returncode)
+    return _run_in_image(MYSQL_IMAGE, "mysqlbinlog", path, "mysqlbinlog 9.7")
 
 
 def _run_mariadb(path: str | os.PathLike[str]) -> ToolRun:
     host_tool = shutil.which("mariadb-binlog")
     if host_tool is not None:
         return run_tool(path, host_tool)
-    try:
-        from generators import tools  # noqa: PLC0415 (optional: needs docker and the image)
-        proc = tools.run_mariadb_binlog(Path(path), ("-vvv",), image=MARIADB_TOOL_IMAGE)
-    except Exception as e:  # docker missing, image missing: a reason to report, not a crash
-        raise ToolUnavailable("mariadb-binlog is not installed (apt-get install mariadb-client) "
-                              f"and the {MARIADB_TOOL_IMAGE} image could not run it: {e}") from e
-    return ToolRun(f"mariadb-binlog ({MARIADB_TOOL_IMAGE})", decode_output(proc.stdout),
-                   decode_output(proc.stderr or b""), proc.returncode)
+    return _run_in_image(MARIADB_TOOL_IMAGE, "mariadb-binlog", path, "mariadb-binlog 11.8")
 
 
 # -- comparison ------------------------------------------------------------------------------
