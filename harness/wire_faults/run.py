@@ -1,0 +1,149 @@
+"""Run clients under each fault: a stream parser through the runner's own path (runner.reply_for,
+served by stream_serving with the fault's injector), or a raw copier (mysqlbinlog
+--read-from-remote-server --raw in its image), and judge each (verdict.py)."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from generators import docker_env
+
+from ..corpus import Case
+from ..expectations import expectation_for
+from ..plugins.protocol import STREAM
+from ..runner import Target, reply_for
+from ..stream_serving import served, stream_expectation
+from .binlogs import binlog_for
+from .catalogue import Fault
+from .inject import WireInjector
+from .verdict import Judged, Verdict, acceptable, judge_copy, judge_reply
+
+HUNG_EXITS = (124, 137)  # coreutils timeout: the limit passed (TERM), or KILL
+
+
+@dataclass
+class FaultResult:
+    fault: str
+    client: str
+    verdict: Verdict
+    acceptable: bool
+    detail: str
+    injected: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def to_json(self) -> dict[str, object]:
+        return {**asdict(self), "verdict": str(self.verdict)}
+
+
+class Client(Protocol):
+    label: str
+
+    def judge(self, fault: Fault, case: Case, injector: WireInjector | None) -> Judged: ...
+    def close(self) -> None: ...
+
+
+@dataclass
+class StreamParser:
+    """A stream testee (--parser / --parser-stream). `resumes`: it claims to resume after a cut."""
+
+    target: Target
+    resumes: bool = False
+
+    @property
+    def label(self) -> str:
+        return self.target.label
+
+    def judge(self, fault: Fault, case: Case, injector: WireInjector | None) -> Judged:
+        hello = self.target.testee.hello()
+        if hello is not None and hello.transport != STREAM:
+            return Judged(Verdict.UNAVAILABLE, "not a stream parser (it reads files)")
+        expectation = expectation_for(case)
+        reply = reply_for(self.target, case, expectation, injector)
+        caps = hello.capabilities if hello is not None else None
+        if caps is None:
+            return Judged(Verdict.UNAVAILABLE, reply.detail)
+        return judge_reply(fault, stream_expectation(expectation), reply, caps, self.resumes)
+
+    def close(self) -> None:
+        self.target.testee.close()
+
+
+@dataclass
+class RawCopier:
+    """`TOOL --read-from-remote-server --raw` in a container of `image` (host network, loopback
+    only), killed by coreutils `timeout` inside the container when it hangs."""
+
+    work_dir: Path
+    timeout: float
+    image: str = "binlog-mysql:9.7"
+    tool: str = "mysqlbinlog"
+
+    @property
+    def label(self) -> str:
+        return f"{self.tool}-raw"
+
+    def judge(self, fault: Fault, case: Case, injector: WireInjector | None) -> Judged:
+        if not docker_env.image_exists(self.image):
+            return Judged(Verdict.UNAVAILABLE, f"image {self.image} not present (python -m generators images build)")
+        out = self.work_dir / f"copy-{fault.name}"
+        shutil.rmtree(out, ignore_errors=True)
+        out.mkdir(parents=True)
+        with served(case, 0, injector) as src:
+            proc = subprocess.run(
+                [docker_env.docker_bin(), "run", "--rm", "--network", "host", "--user", f"{os.getuid()}:{os.getgid()}",
+                 "-v", f"{out}:/out", "-w", "/out", self.image, "timeout", "-k", "5", str(int(self.timeout)),
+                 self.tool, "--read-from-remote-server", "--raw", f"-h{src.host}", f"-P{src.port}", f"-u{src.user}",
+                 f"-p{src.password}", src.file], capture_output=True, timeout=self.timeout + 60, check=False)
+        copy = out / case.path.name
+        copied = copy.read_bytes() if copy.is_file() else b""
+        lines = [ln for ln in proc.stderr.decode(errors="replace").splitlines() if ln.strip() and "Warning" not in ln]
+        message = lines[-1].strip() if lines else "(no message)"
+        hung = proc.returncode in HUNG_EXITS
+        return judge_copy(fault, case.path.read_bytes(), copied, proc.returncode, message, hung)
+
+    def close(self) -> None:
+        pass
+
+
+def run_fault(fault: Fault, client: Client, work_dir: Path) -> FaultResult:
+    started = time.monotonic()
+    path = binlog_for(fault.payload_size, work_dir)
+    injector = WireInjector(fault.action, path.name) if fault.action is not None else None
+    judged = client.judge(fault, Case(f"wire-fault/{fault.name}", path), injector)
+    return FaultResult(fault.name, client.label, judged.verdict, acceptable(judged.verdict, fault), judged.detail,
+                       injector.done if injector is not None else [], round(time.monotonic() - started, 2))
+
+
+def run(faults: list[Fault], clients: list[Client], work_dir: Path) -> list[FaultResult]:
+    """Every fault under every client, with a progress line each."""
+    results = []
+    total = len(faults) * len(clients)
+    try:
+        for fault in faults:
+            for client in clients:
+                r = run_fault(fault, client, work_dir)
+                results.append(r)
+                mark = "ok" if r.acceptable else "VIOLATION"
+                print(f"[{len(results)}/{total}] {r.client} {r.fault}: {r.verdict} ({mark}, {r.seconds:.1f} s) "
+                      f"{r.detail[:160]}", file=sys.stderr, flush=True)
+    finally:
+        for client in clients:
+            client.close()
+    return results
+
+
+def table(results: list[FaultResult]) -> str:
+    """fault x client, the verdict in each cell (violations marked with !)."""
+    clients = list(dict.fromkeys(r.client for r in results))
+    faults = list(dict.fromkeys(r.fault for r in results))
+    cell = {(r.fault, r.client): f"{r.verdict}{'' if r.acceptable else ' !'}" for r in results}
+    rows = [["fault", *clients]] + [[f, *(cell.get((f, c), "-") for c in clients)] for f in faults]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(v.ljust(w) for v, w in zip(row, widths)).rstrip() for row in rows]
+    return "\n".join([lines[0], "  ".join("-" * w for w in widths), *lines[1:]])
