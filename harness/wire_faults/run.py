@@ -25,6 +25,7 @@ from .inject import WireInjector
 from .verdict import Judged, Verdict, acceptable, judge_copy, judge_reply
 
 HUNG_EXITS = (124, 137)  # coreutils timeout: the limit passed (TERM), or KILL
+DOCKER_FAILED = 125
 
 
 @dataclass
@@ -97,13 +98,15 @@ class RawCopier:
         with served(case, 0, injector) as src:
             proc = subprocess.run(
                 [docker_env.docker_bin(), "run", "--rm", "--network", "host", "--user", f"{os.getuid()}:{os.getgid()}",
-                 "-v", f"{out}:/out", "-w", "/out", self.image, "timeout", "-k", "5", str(int(self.timeout)),
-                 self.tool, "--read-from-remote-server", "--raw", f"-h{src.host}", f"-P{src.port}", f"-u{src.user}",
+                 "-v", f"{out}:/out", "-w", "/out", self.image,
+                 "sh", "-c", f'timeout -k 5 {int(self.timeout)} "$@"', "sh", self.tool, "--read-from-remote-server", "--raw", f"-h{src.host}", f"-P{src.port}", f"-u{src.user}",
                  f"-p{src.password}", src.file], capture_output=True, timeout=self.timeout + 60, check=False)
         copy = out / case.path.name
         copied = copy.read_bytes() if copy.is_file() else b""
         lines = [ln for ln in proc.stderr.decode(errors="replace").splitlines() if ln.strip() and "Warning" not in ln]
         message = lines[-1].strip() if lines else "(no message)"
+        if proc.returncode == DOCKER_FAILED:
+            return Judged(Verdict.UNAVAILABLE, f"docker run failed: {message}")
         hung = proc.returncode in HUNG_EXITS
         return judge_copy(fault, case.path.read_bytes(), copied, proc.returncode, message, hung)
 
