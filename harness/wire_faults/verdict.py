@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from oracle.checksum import CHECKSUM_LEN, ChecksumAlg
 from oracle.framing import walk
 
 from ..compare import ABSENT, EVENT, FieldDiff, compare_events, expected_subset
@@ -118,6 +119,17 @@ def judge_copy(fault: Fault, served: bytes, copied: bytes, exit_code: int, messa
         if failed:
             return _failed(fault, f"{got}, exit {exit_code}: {message}", False)
         return Judged(Verdict.LOST, f"{got} and exit 0")
-    at = next(i for i, (a, b) in enumerate(zip(served, copied)) if a != b) if copied[:len(served)] != served \
-        else len(served)
+    differ = [i for i, (a, b) in enumerate(zip(served, copied)) if a != b] if len(copied) == len(served) else []
+    if fault.noticeable and differ and set(differ) <= _checksum_bytes(served):
+        return Judged(Verdict.UNNOTICED, f"copied with the broken CRC32 as received (bytes {differ[0]}.."
+                                         f"{differ[-1]}), exit {exit_code}")
+    at = differ[0] if differ else next((i for i, (a, b) in enumerate(zip(served, copied)) if a != b),
+                                       min(len(served), len(copied)))
     return Judged(Verdict.INVENTED, f"the copy differs from the binlog at byte {at} (exit {exit_code}): {message}")
+
+
+def _checksum_bytes(binlog: bytes) -> set[int]:
+    """Offsets of the CRC32 fields of a binlog's events: a copier that passes on a flipped one
+    wrote what it was sent, not bytes of its own."""
+    return {i for e in walk(binlog, verify_checksums=False) if e.checksum_alg == ChecksumAlg.CRC32
+            for i in range(e.offset + e.header.event_size - CHECKSUM_LEN, e.offset + e.header.event_size)}
