@@ -43,7 +43,6 @@ class Fault:
     payload_size: int | None = None  # serve a binlog with one event of this packet payload (0x00 + event)
     resumable: bool = False  # the connection is lost: a client that resumes must lose nothing
     noticeable: bool = False  # every byte arrives, but one is wrong: reporting all is "unnoticed"
-    adds: tuple[str, ...] = ()  # event types the fault itself puts on the wire: a client may report them
 
     @property
     def expectation(self) -> str:
@@ -85,8 +84,7 @@ CATALOGUE: tuple[Fault, ...] = (
     Fault("flipped-checksum", "the first rows event with its CRC32 inverted (the client announced CRC32)",
           Kind.ERROR, WireAction("flip_checksum"), noticeable=True),
     Fault("rotate-missing", "a Rotate to binlog.999999 (no such file) in place of the first rows event, "
-          "then ERR 1236 'could not find next log'", Kind.ERROR, WireAction("rotate_missing"),
-          adds=("ROTATE_EVENT",)),
+          "then ERR 1236 'could not find next log'", Kind.ERROR, WireAction("rotate_missing")),
 )
 
 BY_NAME = {f.name: f for f in CATALOGUE}

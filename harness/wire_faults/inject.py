@@ -43,8 +43,9 @@ class FaultyIO:
     """PacketIO for one dump with a fault. Payloads are held whole (a 17 MB event is 17 MB
     here: the fault runs serve at most a few such events, one connection at a time)."""
 
-    def __init__(self, io: PacketIO, action: WireAction, file_name: str, record: Callable[[str], None]) -> None:
-        self.io, self.action, self.file_name, self.record = io, action, file_name, record
+    def __init__(self, io: PacketIO, action: WireAction, file_name: str, record: Callable[[str], None],
+                 added: Callable[[tuple[int, int]], None]) -> None:
+        self.io, self.action, self.file_name, self.record, self.added = io, action, file_name, record, added
         self.crc = False
         self.server_id = 0  # the served Format_description's, for the events made here
         self.last_log_pos = 4
@@ -175,6 +176,7 @@ def _rotate_missing(io: FaultyIO, payload: bytes) -> None:
     body = struct.pack("<Q", 4) + MISSING_FILE.encode()
     size = V4_HEADER_LEN + len(body) + (CHECKSUM_LEN if io.crc else 0)
     io.send(b"\0" + artificial_event(T.ROTATE_EVENT, io.server_id, io.last_log_pos + size, 0, body, io.crc))
+    io.added((io.last_log_pos, size))
     io.record(f"Rotate to {MISSING_FILE} in place of {_type_name(payload)}, then ERR 1236")
     raise DumpError(NEXT_LOG_ERROR)
 
@@ -194,16 +196,18 @@ ACTIONS: dict[str, Callable[[FaultyIO, bytes], None]] = {
 
 class WireInjector:
     """Given to a primary through ServeOptions.wire_fault. `done` lists what was injected, so a
-    verdict can say whether the client was ever given the fault."""
+    verdict can say whether the client was ever given the fault; `added`, the (position, size) of
+    events the fault put on the wire (a client that reports them invents nothing)."""
 
     def __init__(self, action: WireAction, file_name: str) -> None:
         self.action, self.file_name = action, file_name
         self.dumps = 0
         self.done: list[str] = []
+        self.added: list[tuple[int, int]] = []
         self._lock = threading.Lock()
 
     def wrap(self, io: PacketIO) -> PacketIO | FaultyIO:
         with self._lock:
             self.dumps += 1
             first = self.dumps == 1
-        return FaultyIO(io, self.action, self.file_name, self.done.append) if first else io
+        return FaultyIO(io, self.action, self.file_name, self.done.append, self.added.append) if first else io

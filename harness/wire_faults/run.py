@@ -36,6 +36,7 @@ class FaultResult:
     acceptable: bool
     detail: str
     injected: list[str] = field(default_factory=list)
+    dumps: int = 0  # COM_BINLOG_DUMPs the client sent (2 or more: it reconnected)
     seconds: float = 0.0
 
     def to_json(self) -> dict[str, object]:
@@ -69,7 +70,8 @@ class StreamParser:
         caps = hello.capabilities if hello is not None else None
         if caps is None:
             return Judged(Verdict.UNAVAILABLE, reply.detail)
-        return judge_reply(fault, stream_expectation(expectation), reply, caps, self.resumes)
+        added = injector.added if injector is not None else []
+        return judge_reply(fault, stream_expectation(expectation), reply, caps, self.resumes, added)
 
     def close(self) -> None:
         self.target.testee.close()
@@ -120,7 +122,8 @@ def run_fault(fault: Fault, client: Client, work_dir: Path) -> FaultResult:
     injector = WireInjector(fault.action, path.name) if fault.action is not None else None
     judged = client.judge(fault, Case(f"wire-fault/{fault.name}", path), injector)
     return FaultResult(fault.name, client.label, judged.verdict, acceptable(judged.verdict, fault), judged.detail,
-                       injector.done if injector is not None else [], round(time.monotonic() - started, 2))
+                       injector.done if injector is not None else [], injector.dumps if injector is not None else 0,
+                       round(time.monotonic() - started, 2))
 
 
 def run(faults: list[Fault], clients: list[Client], work_dir: Path) -> list[FaultResult]:

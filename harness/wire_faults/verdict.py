@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, Sequence
 
 from oracle.checksum import CHECKSUM_LEN, ChecksumAlg
 from oracle.framing import walk
@@ -60,7 +60,8 @@ def _failed(fault: Fault, detail: str, resumes: bool) -> Judged:
     return Judged(Verdict.CLEAN_FAILURE, detail)
 
 
-def judge_reply(fault: Fault, exp: Expectation, reply: Reply, caps: Capabilities, resumes: bool) -> Judged:
+def judge_reply(fault: Fault, exp: Expectation, reply: Reply, caps: Capabilities, resumes: bool,
+                added: Sequence[tuple[int, int]] = ()) -> Judged:
     """A stream parser's reply (harness/plugins/protocol.py) against the stream expectation."""
     if reply.status == TIMEOUT:
         return Judged(Verdict.HANG, reply.detail)
@@ -68,7 +69,7 @@ def judge_reply(fault: Fault, exp: Expectation, reply: Reply, caps: Capabilities
         return Judged(Verdict.CRASH, reply.detail)
     if reply.status not in (EVENTS, ERROR):
         return Judged(Verdict.UNAVAILABLE, reply.detail)
-    diffs = compare_events(exp.events, _without_added(fault, exp, reply.events), caps)
+    diffs = compare_events(exp.events, _without_added(exp, reply.events, added), caps)
     wrong = [d for d in diffs if not _missing(d)]
     if wrong:
         verdict = Verdict.LOST if resumes and fault.resumable and _repeats(wrong) else Verdict.INVENTED
@@ -87,13 +88,12 @@ def judge_reply(fault: Fault, exp: Expectation, reply: Reply, caps: Capabilities
     return Judged(Verdict.SAME, f"all {n} events")
 
 
-def _without_added(fault: Fault, exp: Expectation, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _without_added(exp: Expectation, events: list[dict[str, Any]], added: Sequence[tuple[int, int]]) -> list[dict[str, Any]]:
     """The reported events less those the fault put on the wire (a Rotate it sent is not the
-    client's invention); an event of the binlog at the same place and of the same type stays."""
-    if not fault.adds:
-        return events
-    served = {(e.get("position"), e.get("type")) for e in exp.events}
-    return [e for e in events if e.get("type") not in fault.adds or (e.get("position"), e.get("type")) in served]
+    client's invention), by (position, event_size) where no event of the binlog has those."""
+    served = {(e.get("position"), e.get("event_size")) for e in exp.events}
+    drop = set(added) - served
+    return [e for e in events if (e.get("position"), e.get("event_size")) not in drop]
 
 
 def _repeats(wrong: list[FieldDiff]) -> bool:
