@@ -48,6 +48,7 @@ def faults_command(args: argparse.Namespace) -> int:
         results = run(faults, clients, work_dir)
     print(table(results))
     if args.json:
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps([r.to_json() for r in results], indent=1) + "\n")
     violations = [r for r in results if not r.acceptable]
     print(f"{len(results)} runs, {len(violations)} outside their expectation", file=sys.stderr)
