@@ -208,3 +208,39 @@ def test_mysqlbinlog_raw_under_every_fault(work_dir: Path) -> None:
 def test_zongji_vlasky_under_every_fault(installed: None, work_dir: Path) -> None:
     name = "zongji-vlasky"
     _assert_measured(StreamParser(Target(name, launch.python_plugin(name, Limits(30)))), work_dir)
+
+
+def test_verdicts_tell_invented_rows_from_a_clean_failure_a_loss_and_a_hang() -> None:
+    """judge_reply and judge_copy on replies made from the oracle's own decode: a changed row
+    value is invented, a prefix and an error a clean failure, a prefix and no error a loss."""
+    import copy
+
+    from harness.corpus import Case
+    from harness.expectations import expectation_for
+    from harness.plugins.base import FULL
+    from harness.plugins.protocol import ERROR, EVENTS, TIMEOUT, ErrorInfo, Reply
+    from harness.stream_serving import stream_expectation
+    from harness.wire_faults.verdict import judge_copy, judge_reply
+
+    exp = stream_expectation(expectation_for(Case("x", SMALL_BINLOG)))
+    cut, legal = BY_NAME["cut-mid-packet"], BY_NAME["trickle"]
+    forged = copy.deepcopy(exp.events)
+    next(e for e in forged if e.get("type") == "WRITE_ROWS_EVENT")["body"]["rows"][0]["values"][1] = "eve"
+    err = ErrorInfo("ReplicationError", 947, "lost")
+
+    def verdict(fault, reply, resumes=False):
+        return judge_reply(fault, exp, reply, FULL, resumes).verdict
+
+    assert verdict(legal, Reply(EVENTS, exp.events)) is Verdict.SAME
+    assert verdict(cut, Reply(EVENTS, forged)) is Verdict.INVENTED
+    assert verdict(cut, Reply(ERROR, exp.events[:10], err)) is Verdict.CLEAN_FAILURE
+    assert verdict(cut, Reply(ERROR, exp.events[:10], err), resumes=True) is Verdict.LOST
+    assert verdict(cut, Reply(EVENTS, exp.events + exp.events[10:12]), resumes=True) is Verdict.LOST
+    assert verdict(legal, Reply(ERROR, exp.events[:10], err)) is Verdict.REJECTED
+    assert verdict(cut, Reply(EVENTS, exp.events[:10])) is Verdict.LOST
+    assert verdict(cut, Reply(TIMEOUT, detail="no reply in 30 s")) is Verdict.HANG
+    served = SMALL_BINLOG.read_bytes()
+    assert judge_copy(cut, served, served[:947], 1, "Lost connection", False).verdict is Verdict.CLEAN_FAILURE
+    assert judge_copy(cut, served, served[:947], 0, "", False).verdict is Verdict.LOST
+    assert judge_copy(cut, served, served[:900] + b"x" * 47, 1, "", False).verdict is Verdict.INVENTED
+    assert judge_copy(cut, served, b"", 124, "", True).verdict is Verdict.HANG

@@ -48,6 +48,9 @@ class Fault:
     def expectation(self) -> str:
         if self.kind is Kind.LEGAL:
             return "the same events as the oracle"
+        if self.noticeable:
+            return ("a clean failure after a correct prefix (all events and no error: 'unnoticed', a finding); "
+                    "never other rows")
         resume = "; a resuming client: the same events, once each" if self.resumable else ""
         return f"the same events, or a clean failure after a correct prefix{resume}; never other rows"
 
