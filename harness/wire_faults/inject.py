@@ -111,8 +111,10 @@ class FaultyIO:
 
 
 def _type_name(payload: bytes) -> str:
-    code = payload[5]
-    return T(code).name if code in T._value2member_map_ else str(code)
+    try:
+        return T(payload[5]).name
+    except ValueError:
+        return str(payload[5])
 
 
 def _heartbeat_after(io: FaultyIO, payload: bytes) -> None:

@@ -98,11 +98,13 @@ class RawCopier:
         shutil.rmtree(out, ignore_errors=True)
         out.mkdir(parents=True)
         with served(case, 0, injector) as src:
+            remote = [self.tool, "--read-from-remote-server", "--raw", "--to-last-log", f"-h{src.host}",
+                      f"-P{src.port}", f"-u{src.user}", f"-p{src.password}", src.file]
             proc = subprocess.run(
                 [docker_env.docker_bin(), "run", "--rm", "--network", "host", "--user", f"{os.getuid()}:{os.getgid()}",
                  "-v", f"{out}:/out", "-w", "/out", self.image,
-                 "sh", "-c", f'timeout -k 5 {int(self.timeout)} "$@"', "sh", self.tool, "--read-from-remote-server", "--raw", f"-h{src.host}", f"-P{src.port}", f"-u{src.user}",
-                 f"-p{src.password}", "--to-last-log", src.file], capture_output=True, timeout=self.timeout + 60, check=False)
+                 "sh", "-c", f'timeout -k 5 {int(self.timeout)} "$@"', "sh", *remote],
+                capture_output=True, timeout=self.timeout + 60, check=False)
         copy = out / case.path.name
         copied = copy.read_bytes() if copy.is_file() else b""
         lines = [ln for ln in proc.stderr.decode(errors="replace").splitlines() if ln.strip() and "Warning" not in ln]

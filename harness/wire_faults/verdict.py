@@ -88,7 +88,8 @@ def judge_reply(fault: Fault, exp: Expectation, reply: Reply, caps: Capabilities
     return Judged(Verdict.SAME, f"all {n} events")
 
 
-def _without_added(exp: Expectation, events: list[dict[str, Any]], added: Sequence[tuple[int, int]]) -> list[dict[str, Any]]:
+def _without_added(exp: Expectation, events: list[dict[str, Any]],
+                   added: Sequence[tuple[int, int]]) -> list[dict[str, Any]]:
     """The reported events less those the fault put on the wire (a Rotate it sent is not the
     client's invention), by (position, event_size) where no event of the binlog has those."""
     served = {(e.get("position"), e.get("event_size")) for e in exp.events}
