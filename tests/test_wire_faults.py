@@ -244,3 +244,26 @@ def test_verdicts_tell_invented_rows_from_a_clean_failure_a_loss_and_a_hang() ->
     assert judge_copy(cut, served, served[:947], 0, "", False).verdict is Verdict.LOST
     assert judge_copy(cut, served, served[:900] + b"x" * 47, 1, "", False).verdict is Verdict.INVENTED
     assert judge_copy(cut, served, b"", 124, "", True).verdict is Verdict.HANG
+
+
+def test_the_faults_command_prints_the_table_and_writes_json(tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    from tests.primary_fixtures import ROOT
+
+    bad = subprocess.run([sys.executable, "-m", "harness", "faults", "--parser", "python-mysql-replication",
+                          "--fault", "no-such-fault"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "no fault named no-such-fault" in bad.stderr
+    out = tmp_path / "r" / "faults.json"
+    run = subprocess.run([sys.executable, "-m", "harness", "faults", "--parser", "python-mysql-replication",
+                          "--fault", "heartbeat-storm", "--fault", "err-mid-stream", "--json", str(out), "--check"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert "[2/2] python-mysql-replication err-mid-stream: clean-failure" in run.stderr
+    assert run.stdout.splitlines()[2].split() == ["heartbeat-storm", "same"]
+    results = json.loads(out.read_text())
+    assert [(r["fault"], r["verdict"], r["acceptable"]) for r in results] == [
+        ("heartbeat-storm", "same", True), ("err-mid-stream", "clean-failure", True)]
+    assert results[0]["injected"] == ["5000 Heartbeats before WRITE_ROWS_EVENT"]
