@@ -152,9 +152,9 @@ def test_heartbeats_checksums_and_trickle_on_the_wire() -> None:
 
 
 def test_every_fault_has_an_expectation_and_a_distinct_name() -> None:
-    assert len(BY_NAME) == len(CATALOGUE) >= 15
+    assert len(BY_NAME) == len(CATALOGUE) >= 16
     assert {f.kind for f in CATALOGUE} == {Kind.LEGAL, Kind.ERROR}
-    assert all(f.action is not None or f.payload_size is not None for f in CATALOGUE)
+    assert all(f.action is not None or f.payload_size is not None for f in CATALOGUE if f.name != "healthy")
 
 
 # -- real clients under every fault: the verdicts measured (docs/wire-faults.md) ----------------------
@@ -261,9 +261,31 @@ def test_the_faults_command_prints_the_table_and_writes_json(tmp_path: Path) -> 
                           "--fault", "heartbeat-storm", "--fault", "err-mid-stream", "--json", str(out), "--check"],
                          cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
-    assert "[2/2] python-mysql-replication err-mid-stream: clean-failure" in run.stderr
-    assert run.stdout.splitlines()[2].split() == ["heartbeat-storm", "same"]
+    assert "[3/3] python-mysql-replication err-mid-stream: clean-failure" in run.stderr
+    assert [ln.split() for ln in run.stdout.splitlines()[2:4]] == [["healthy", "same"], ["heartbeat-storm", "same"]]
     results = json.loads(out.read_text())
     assert [(r["fault"], r["verdict"], r["acceptable"]) for r in results] == [
-        ("heartbeat-storm", "same", True), ("err-mid-stream", "clean-failure", True)]
-    assert results[0]["injected"] == ["5000 Heartbeats before WRITE_ROWS_EVENT"]
+        ("healthy", "same", True), ("heartbeat-storm", "same", True), ("err-mid-stream", "clean-failure", True)]
+    assert results[1]["injected"] == ["5000 Heartbeats before WRITE_ROWS_EVENT"]
+
+
+def test_a_clients_own_differences_on_the_healthy_stream_are_left_out_of_fault_verdicts() -> None:
+    from harness.compare import compare_events
+    from harness.corpus import Case
+    from harness.expectations import expectation_for
+    from harness.plugins.base import FULL
+    from harness.plugins.protocol import ERROR, EVENTS, ErrorInfo, Reply
+    from harness.stream_serving import stream_expectation
+    from harness.wire_faults.verdict import judge_reply
+
+    exp = stream_expectation(expectation_for(Case("x", SMALL_BINLOG)))
+    partial = [e for e in exp.events if e.get("type") != "ROWS_QUERY_LOG_EVENT"]  # a client that drops a type
+    base = compare_events(exp.events, partial, FULL)
+    trickle, cut = BY_NAME["trickle"], BY_NAME["cut-mid-packet"]
+    assert base and judge_reply(trickle, exp, Reply(EVENTS, partial), FULL, False).verdict is Verdict.LOST
+    assert judge_reply(trickle, exp, Reply(EVENTS, partial), FULL, False, (), base).verdict is Verdict.SAME
+    err = ErrorInfo("ReplicationError", 947, "lost")
+    judged = judge_reply(cut, exp, Reply(ERROR, partial[:8], err), FULL, False, (), base)
+    assert judged.verdict is Verdict.CLEAN_FAILURE and judged.detail.startswith("8 of ")
+    gap = partial[:4] + partial[5:8]
+    assert judge_reply(cut, exp, Reply(ERROR, gap, err), FULL, False, (), base).verdict is Verdict.LOST

@@ -42,7 +42,7 @@ def binlog_for(payload_size: int | None, work_dir: Path, src: Path = SMALL_BINLO
     event travels in a packet payload of payload_size bytes (made once per size)."""
     if payload_size is None:
         return src
-    d = work_dir / f"payload-{payload_size:#x}"
+    d = work_dir / f"{src.parent.name}-payload-{payload_size:#x}"
     dst = d / src.name
     if not dst.is_file():
         d.mkdir(parents=True, exist_ok=True)

@@ -57,7 +57,12 @@ class Fault:
 
 MB16 = MAX_PACKET
 
+# Not a fault: the stream as served. Run first under every client: what a client gets wrong on it
+# is its conformance (nox -s conformance), shown on this row and left out of the faults' verdicts.
+HEALTHY = Fault("healthy", "the stream as served, no fault (each client's baseline)", Kind.LEGAL)
+
 CATALOGUE: tuple[Fault, ...] = (
+    HEALTHY,
     Fault("split-below", "an event whose payload is 0xFFFFFF-1 bytes: one packet", Kind.LEGAL,
           payload_size=MB16 - 1),
     Fault("split-exact", "an event whose payload is 0xFFFFFF bytes: a full packet, then an empty one",

@@ -11,6 +11,7 @@ from pathlib import Path
 from ..isolation import Limits
 from ..plugins import launch
 from ..runner import Target
+from .binlogs import SMALL_BINLOG
 from .catalogue import BY_NAME, CATALOGUE
 from .run import Client, RawCopier, StreamParser, run, table
 
@@ -45,7 +46,7 @@ def faults_command(args: argparse.Namespace) -> int:
         if not clients:
             print("error: name a client: --parser, --parser-stream or --raw-client", file=sys.stderr)
             return EXIT_USAGE
-        results = run(faults, clients, work_dir)
+        results = run(faults, clients, work_dir, Path(args.binlog))
     print(table(results))
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
@@ -67,6 +68,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                    help="this client claims to resume after a cut: it must then lose and repeat nothing")
     f.add_argument("--timeout", type=float, default=30.0, help="seconds per fault before it counts as a hang")
     f.add_argument("--json", metavar="OUT", help="write the results as JSON")
+    f.add_argument("--binlog", default=str(SMALL_BINLOG), metavar="PATH",
+                   help="the binlog to serve (CRC32, with rows events; default: a MySQL 9.7 corpus case)")
     f.add_argument("--work-dir", metavar="DIR", help="where the big binlogs are made (default: a temp dir)")
     f.add_argument("--check", action="store_true", help="exit 1 when a verdict is outside its expectation")
     f.set_defaults(run=faults_command)

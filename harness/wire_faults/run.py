@@ -14,15 +14,16 @@ from typing import Protocol
 
 from generators import docker_env
 
+from ..compare import FieldDiff
 from ..corpus import Case
 from ..expectations import expectation_for
 from ..plugins.protocol import STREAM
 from ..runner import Target, reply_for
 from ..stream_serving import served, stream_expectation
-from .binlogs import binlog_for
-from .catalogue import Fault
+from .binlogs import SMALL_BINLOG, binlog_for
+from .catalogue import HEALTHY, Fault
 from .inject import WireInjector
-from .verdict import Judged, Verdict, acceptable, judge_copy, judge_reply
+from .verdict import Judged, Verdict, acceptable, baseline_diffs, judge_copy, judge_reply
 
 HUNG_EXITS = (124, 137)  # coreutils timeout: the limit passed (TERM), or KILL
 DOCKER_FAILED = 125
@@ -56,6 +57,7 @@ class StreamParser:
 
     target: Target
     resumes: bool = False
+    baseline: list[FieldDiff] = field(default_factory=list)  # its differences on the healthy stream
 
     @property
     def label(self) -> str:
@@ -70,8 +72,12 @@ class StreamParser:
         caps = hello.capabilities if hello is not None else None
         if caps is None:
             return Judged(Verdict.UNAVAILABLE, reply.detail)
+        exp = stream_expectation(expectation)
+        if fault.name == HEALTHY.name:
+            self.baseline = baseline_diffs(exp, reply, caps)
+            return judge_reply(fault, exp, reply, caps, self.resumes)
         added = injector.added if injector is not None else []
-        return judge_reply(fault, stream_expectation(expectation), reply, caps, self.resumes, added)
+        return judge_reply(fault, exp, reply, caps, self.resumes, added, self.baseline)
 
     def close(self) -> None:
         self.target.testee.close()
@@ -118,24 +124,30 @@ class RawCopier:
         pass
 
 
-def run_fault(fault: Fault, client: Client, work_dir: Path) -> FaultResult:
+def run_fault(fault: Fault, client: Client, work_dir: Path, source: Path = SMALL_BINLOG) -> FaultResult:
+    """One client under one fault, served from `source` (or a copy of it with the fault's big event)."""
     started = time.monotonic()
-    path = binlog_for(fault.payload_size, work_dir)
+    path = binlog_for(fault.payload_size, work_dir, source)
     injector = WireInjector(fault.action, path.name) if fault.action is not None else None
     judged = client.judge(fault, Case(f"wire-fault/{fault.name}", path), injector)
-    return FaultResult(fault.name, client.label, judged.verdict, acceptable(judged.verdict, fault), judged.detail,
+    ok, detail = acceptable(judged.verdict, fault), judged.detail
+    if injector is not None and not injector.done and judged.verdict is not Verdict.UNAVAILABLE:
+        ok, detail = False, f"the fault was never injected (the client stopped before it): {detail}"
+    return FaultResult(fault.name, client.label, judged.verdict, ok, detail,
                        injector.done if injector is not None else [], injector.dumps if injector is not None else 0,
                        round(time.monotonic() - started, 2))
 
 
-def run(faults: list[Fault], clients: list[Client], work_dir: Path) -> list[FaultResult]:
-    """Every fault under every client, with a progress line each."""
+def run(faults: list[Fault], clients: list[Client], work_dir: Path, source: Path = SMALL_BINLOG) -> list[FaultResult]:
+    """Every fault under every client, with a progress line each; the healthy stream first, so
+    that each client's own differences on it are known before any fault is judged."""
+    faults = [HEALTHY, *(f for f in faults if f is not HEALTHY)]
     results = []
     total = len(faults) * len(clients)
     try:
         for fault in faults:
             for client in clients:
-                r = run_fault(fault, client, work_dir)
+                r = run_fault(fault, client, work_dir, source)
                 results.append(r)
                 mark = "ok" if r.acceptable else "VIOLATION"
                 print(f"[{len(results)}/{total}] {r.client} {r.fault}: {r.verdict} ({mark}, {r.seconds:.1f} s) "

@@ -61,31 +61,42 @@ def _failed(fault: Fault, detail: str, resumes: bool) -> Judged:
 
 
 def judge_reply(fault: Fault, exp: Expectation, reply: Reply, caps: Capabilities, resumes: bool,
-                added: Sequence[tuple[int, int]] = ()) -> Judged:
-    """A stream parser's reply (harness/plugins/protocol.py) against the stream expectation."""
+                added: Sequence[tuple[int, int]] = (), baseline: Sequence[FieldDiff] = ()) -> Judged:
+    """A stream parser's reply (harness/plugins/protocol.py) against the stream expectation.
+    `baseline`: the differences the same client shows on the healthy stream of the same file (its
+    conformance, reported on the `healthy` row), left out so that a verdict is about the fault."""
     if reply.status == TIMEOUT:
         return Judged(Verdict.HANG, reply.detail)
     if reply.status == CRASH:
         return Judged(Verdict.CRASH, reply.detail)
     if reply.status not in (EVENTS, ERROR):
         return Judged(Verdict.UNAVAILABLE, reply.detail)
-    diffs = compare_events(exp.events, _without_added(exp, reply.events, added), caps)
+    known = {str(d) for d in baseline}
+    diffs = [d for d in compare_events(exp.events, _without_added(exp, reply.events, added), caps)
+             if str(d) not in known]
     wrong = [d for d in diffs if not _missing(d)]
     if wrong:
         verdict = Verdict.LOST if resumes and fault.resumable and _repeats(wrong) else Verdict.INVENTED
         return Judged(verdict, f"{len(wrong)} event(s) or field(s) not in the binlog; first: {wrong[0]}")
+    never = {d.index for d in baseline if _missing(d)}  # events the client does not report anyway
     n = len(expected_subset(exp.events, caps))
-    missing = sorted(d.index for d in diffs)
-    got = f"{n - len(missing)} of {n} events"
+    missing = {d.index for d in diffs}
+    got = f"{n - len(never) - len(missing)} of {n - len(never)} events"
     if reply.status == ERROR:
-        if missing != list(range(n - len(missing), n)):
+        if missing and not set(range(min(missing), n)) <= missing | never:
             return Judged(Verdict.LOST, f"{got}, with a gap before the error; first: {diffs[0]}")
         return _failed(fault, f"{got}, then {reply.error}", resumes)
     if missing:
         return Judged(Verdict.LOST, f"{got} and no error; first: {diffs[0]}")
     if fault.noticeable:
-        return Judged(Verdict.UNNOTICED, f"all {n} events, the fault not reported")
-    return Judged(Verdict.SAME, f"all {n} events")
+        return Judged(Verdict.UNNOTICED, f"all {got}, the fault not reported")
+    return Judged(Verdict.SAME, f"all {got}")
+
+
+def baseline_diffs(exp: Expectation, reply: Reply, caps: Capabilities) -> list[FieldDiff]:
+    """What a client gets wrong on the healthy stream (nothing when it failed: then every fault
+    is judged against the oracle alone)."""
+    return compare_events(exp.events, reply.events, caps) if reply.status == EVENTS else []
 
 
 def _without_added(exp: Expectation, events: list[dict[str, Any]],
