@@ -160,6 +160,18 @@ def _cut_mid_packet(io: FaultyIO, payload: bytes) -> None:
     io.cut(f"cut after {len(payload) // 2} of {len(payload)} payload bytes of {_type_name(payload)}")
 
 
+def _stall_mid_packet(io: FaultyIO, payload: bytes) -> None:
+    """Half a packet, then silence on an open connection (a peer gone without a FIN), for up to
+    `count` seconds or until the client leaves: only a client with a read timeout gets out."""
+    data = io.encoded(payload)
+    io.send_raw(data[:HEADER_LEN + len(payload) // 2])
+    io.record(f"silent after {len(payload) // 2} of {len(payload)} payload bytes of {_type_name(payload)}")
+    deadline = time.monotonic() + io.action.count
+    while time.monotonic() < deadline and not io.io.client_left(0.5):
+        pass
+    io.cut("the stall ended")
+
+
 def _cut_after_first_packet(io: FaultyIO, payload: bytes) -> None:
     data = io.encoded(payload)
     io.send_raw(data[:HEADER_LEN + MAX_PACKET])
@@ -191,6 +203,7 @@ ACTIONS: dict[str, Callable[[FaultyIO, bytes], None]] = {
     "err": _err,
     "cut_mid_packet": _cut_mid_packet,
     "cut_after_first_packet": _cut_after_first_packet,
+    "stall_mid_packet": _stall_mid_packet,
     "flip_checksum": _flip_checksum,
     "rotate_missing": _rotate_missing,
 }
