@@ -21,7 +21,7 @@ from ..primary.conn import FLUSH_AT, ClientGone, PacketIO
 from ..primary.dump import DumpError, artificial_event, checksum_of_fde, heartbeat
 from .catalogue import WireAction
 
-ROWS_TYPES = frozenset(t for t in T if "ROWS" in t.name and t.name not in ("ROWS_QUERY_LOG_EVENT",))
+ROWS_TYPES = frozenset(t for t in T if "ROWS" in t.name and t is not T.ROWS_QUERY_LOG_EVENT)
 MISSING_FILE = "binlog.999999"
 NEXT_LOG_ERROR = "could not find next log"
 
