@@ -142,3 +142,17 @@ def fuzz(session: nox.Session) -> None:
     if "--out" not in args:
         args += ["--out", f"build/fuzz/{parser}"]
     session.run("python", "-m", "harness", "fuzz", "--engine", "atheris", *args)
+
+
+@nox.session
+def wire_faults(session: nox.Session) -> None:
+    """The catalogue of wire faults (docs/wire-faults.md) under python-mysql-replication (which
+    resumes after a cut), mysqlbinlog --read-from-remote-server --raw and zongji-vlasky: a fault x
+    client table, out/wire-faults.json, and the pinned verdicts checked by tests/test_wire_faults.py.
+    Posargs go to `python -m harness faults`."""
+    session.install("-e", ".[test,servers,parsers]")
+    session.run("python", "-m", "harness", "peers", "install")
+    session.run("python", "-m", "harness", "faults", "--parser", "python-mysql-replication",
+                "--resumes", "python-mysql-replication", "--parser", "zongji-vlasky",
+                "--raw-client", "mysqlbinlog", "--json", "out/wire-faults.json", *session.posargs)
+    session.run("pytest", "-ra", "tests/test_wire_faults.py")

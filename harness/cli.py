@@ -259,6 +259,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_serve_command(sub)
     from .peers.cli import add_commands as add_peers_commands  # issue 13: Node parsers from npm
     add_peers_commands(sub)
+    __import__("harness.wire_faults.cli").wire_faults.cli.add_commands(sub)  # issue 13 item 5: wire faults
     return p
 
 

@@ -26,7 +26,9 @@ class Target:
     testee: Testee
 
 
-def _reply(target: Target, case: Case, expectation: Expectation) -> Reply:
+def reply_for(target: Target, case: Case, expectation: Expectation, wire_fault: object = None) -> Reply:
+    """The testee's reply to one case; a stream testee is served it (`wire_fault`: broken as
+    harness/wire_faults catalogues)."""
     hello = target.testee.hello()
     if hello is None:
         failure = target.testee.start_failure()
@@ -39,7 +41,7 @@ def _reply(target: Target, case: Case, expectation: Expectation) -> Reply:
     if reason is not None:
         return Reply(SKIPPED, detail=f"not streamed: {reason}")
     try:
-        with served(case, stream_end(expectation)) as source:
+        with served(case, stream_end(expectation), wire_fault) as source:
             return target.testee.parse(str(case.path), source)
     except CannotServe as e:
         return Reply(SKIPPED, detail=str(e))
@@ -47,7 +49,7 @@ def _reply(target: Target, case: Case, expectation: Expectation) -> Reply:
 
 def run_case(case: Case, target: Target, expectation: Expectation) -> CaseResult:
     started = time.monotonic()
-    reply = _reply(target, case, expectation)
+    reply = reply_for(target, case, expectation)
     hello = target.testee.hello()
     if hello is not None and hello.transport == STREAM:
         expectation = stream_expectation(expectation)

@@ -86,12 +86,13 @@ def not_a_server_binlog(expectation: Expectation) -> str | None:
 
 
 @contextlib.contextmanager
-def served(case: Case, end_position: int) -> Iterator[StreamSource]:
-    """A primary serving the case for the duration of the block, and the testee's StreamSource."""
+def served(case: Case, end_position: int, wire_fault: Any = None) -> Iterator[StreamSource]:
+    """A primary serving the case for the duration of the block, and the testee's StreamSource;
+    `wire_fault` (harness/wire_faults/inject.py) breaks the first dump as a catalogued fault."""
     # A client idle for 5 s is stuck (zongji 0.5.1 with binlog_checksum=NONE never dumps): the
     # primary cuts it, and the testee reports the lost connection, instead of waiting 60 s.
     opts = ServeOptions(_served_paths(case), port=0, user=USER, password=PASSWORD, quiet=True,
-                        idle_timeout=5.0, write_timeout=30.0)
+                        idle_timeout=5.0, write_timeout=30.0, wire_fault=wire_fault)
     try:
         primary = BackgroundPrimary(opts)
     except (ServeError, OSError, ValueError) as e:

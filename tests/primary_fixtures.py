@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import struct
-import zlib
 import signal
 import socket
 import subprocess
@@ -18,9 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generators import docker_env
-from oracle.checksum import ChecksumAlg
-from oracle.framing import walk
 from generators.profiles import get as get_profile
+from harness.wire_faults.binlogs import with_big_query  # noqa: F401  (tests build big binlogs with it)
 from tests.server_fixtures import require_image
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -110,23 +107,3 @@ def mariadb_binlog_remote(served: Served, out_dir: Path, files: Sequence[str], *
 def case_files(case: Path) -> list[Path]:
     """The binlog files of a corpus case, in order."""
     return sorted(p for p in case.iterdir() if p.is_file() and p.read_bytes()[:4] == b"\xfebin")
-
-
-def with_big_query(src: Path, dst: Path, event_size: int) -> None:
-    """src with one Query event of event_size bytes inserted before its final Rotate (log_pos and
-    checksum of that Rotate fixed up): the binlog a > 16 MB statement leaves."""
-    buf = src.read_bytes()
-    events = list(walk(buf, verify_checksums=False))
-    last = events[-1]
-    crc = last.checksum_alg == ChecksumAlg.CRC32
-    head = struct.pack("<IIBHH", 1, 0, 0, 0, 0) + b"\0"  # thread, exec time, db len, error, status len; db
-    body_len = event_size - 19 - (4 if crc else 0) - len(head)
-    query = (b"SELECT '" + b"x" * (body_len - 9) + b"'")[:body_len]
-    event = struct.pack("<IBIIIH", events[-2].header.timestamp, 2, 1, event_size, last.offset + event_size, 0)
-    event += head + query
-    event += struct.pack("<I", zlib.crc32(event)) if crc else b""
-    rotate = bytearray(buf[last.offset:])
-    struct.pack_into("<I", rotate, 13, last.header.log_pos + event_size)
-    if crc:
-        struct.pack_into("<I", rotate, len(rotate) - 4, zlib.crc32(rotate[:-4]))
-    dst.write_bytes(buf[:last.offset] + event + bytes(rotate))

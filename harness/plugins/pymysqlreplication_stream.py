@@ -22,6 +22,8 @@ the Annotate_rows this reader cannot ask for).
 Errors: MalformedBinLogEvent and StatusVariableMismatch are the library's clean rejections;
 an ERR packet from the primary (ERR 1236 at the bad bytes of a broken file) reaches the user as
 pymysql's OperationalError, reported as a clean `ReplicationError` with the events before it;
+a packet out of sequence is pymysql's InternalError ("Packet sequence number wrong"), its typed
+rejection of a broken stream, reported as a clean `PacketSequenceError` (harness/wire_faults);
 any other exception is a crash of the library."""
 from __future__ import annotations
 
@@ -67,7 +69,7 @@ class PyMysqlReplicationStreamParser(LibraryParser):
                           "python-mysql-replication-file")
 
     def parse_stream(self, source: StreamSource) -> list[dict[str, Any]]:
-        from pymysql.err import OperationalError
+        from pymysql.err import InternalError, OperationalError
         from pymysqlreplication.exceptions import MalformedBinLogEvent, StatusVariableMismatch
         reader = _reader(source)
         events: list[dict[str, Any]] = []
@@ -91,6 +93,8 @@ class PyMysqlReplicationStreamParser(LibraryParser):
             raise ParseError(type(e).__name__, str(e), _offset(events), events) from e
         except OperationalError as e:
             raise ParseError("ReplicationError", str(e), _offset(events), events) from e
+        except InternalError as e:
+            raise ParseError("PacketSequenceError", str(e), _offset(events), events) from e
         finally:
             reader.close()
         return events

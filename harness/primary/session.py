@@ -344,7 +344,8 @@ def _dump(s: Session, what: str, req: DumpRequest) -> None:
                        st.logs.flavor == "mysql" and st.logs.version >= (8, 0, 26),
                        _number(_user_var(s, "mariadb_slave_capability") or 0))
     s.log(f"{what} file='{req.file}' pos={req.pos} flags={req.flags:#x} server_id={req.server_id}")
-    sender = BinlogSender(s.io, st.logs, req, opts, st.stop, s.log)
+    io = st.options.wire_fault.wrap(s.io) if st.options.wire_fault is not None else s.io
+    sender = BinlogSender(io, st.logs, req, opts, st.stop, s.log)
     try:
         sender.run()
     finally:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 import threading
 from dataclasses import dataclass, field
+from typing import Any
 
 from oracle.wire import packets as wp
 
@@ -39,6 +40,7 @@ class ServeOptions:
     write_timeout: float = 60.0  # net_write_timeout: a client that stops reading
     max_connections: int = 151
     max_payload: int = 64 << 20  # max_allowed_packet for what clients send
+    wire_fault: Any = None  # a harness.wire_faults injector: wrap(io) gives the dump's packet writer
 
 
 @dataclass

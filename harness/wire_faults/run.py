@@ -1,0 +1,169 @@
+"""Run clients under each fault: a stream parser through the runner's own path (runner.reply_for,
+served by stream_serving with the fault's injector), or a raw copier (mysqlbinlog
+--read-from-remote-server --raw in its image), and judge each (verdict.py)."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from generators import docker_env
+
+from ..compare import FieldDiff
+from ..corpus import Case
+from ..expectations import expectation_for
+from ..plugins.protocol import STREAM
+from ..runner import Target, reply_for
+from ..stream_serving import served, stream_expectation
+from .binlogs import SMALL_BINLOG, binlog_for
+from .catalogue import HEALTHY, Fault
+from .inject import WireInjector
+from .verdict import Judged, Verdict, acceptable, baseline_diffs, judge_copy, judge_reply
+
+HUNG_EXITS = (124, 137)  # coreutils timeout: the limit passed (TERM), or KILL
+DOCKER_FAILED = 125
+
+
+@dataclass
+class FaultResult:
+    fault: str
+    client: str
+    verdict: Verdict
+    acceptable: bool
+    detail: str
+    injected: list[str] = field(default_factory=list)
+    dumps: int = 0  # COM_BINLOG_DUMPs the client sent (2 or more: it reconnected)
+    seconds: float = 0.0
+
+    def to_json(self) -> dict[str, object]:
+        return {**asdict(self), "verdict": str(self.verdict)}
+
+
+class Client(Protocol):
+    label: str
+
+    def judge(self, fault: Fault, case: Case, injector: WireInjector | None) -> Judged: ...
+    def close(self) -> None: ...
+
+
+@dataclass
+class StreamParser:
+    """A stream testee (--parser / --parser-stream). `resumes`: it claims to resume after a cut."""
+
+    target: Target
+    resumes: bool = False
+    baseline: list[FieldDiff] = field(default_factory=list)  # its differences on the healthy stream
+
+    @property
+    def label(self) -> str:
+        return self.target.label
+
+    def judge(self, fault: Fault, case: Case, injector: WireInjector | None) -> Judged:
+        hello = self.target.testee.hello()
+        if hello is not None and hello.transport != STREAM:
+            return Judged(Verdict.UNAVAILABLE, "not a stream parser (it reads files)")
+        expectation = expectation_for(case)
+        reply = reply_for(self.target, case, expectation, injector)
+        caps = hello.capabilities if hello is not None else None
+        if caps is None:
+            return Judged(Verdict.UNAVAILABLE, reply.detail)
+        exp = stream_expectation(expectation)
+        if fault.name == HEALTHY.name:
+            self.baseline = baseline_diffs(exp, reply, caps)
+            return judge_reply(fault, exp, reply, caps, self.resumes)
+        added = injector.added if injector is not None else []
+        return judge_reply(fault, exp, reply, caps, self.resumes, added, self.baseline)
+
+    def close(self) -> None:
+        self.target.testee.close()
+
+
+@dataclass
+class RawCopier:
+    """`TOOL --read-from-remote-server --raw` in a container of `image` (host network, loopback
+    only), killed by coreutils `timeout` inside the container when it hangs."""
+
+    work_dir: Path
+    timeout: float
+    image: str = "binlog-mysql:9.7"
+    tool: str = "mysqlbinlog"
+
+    @property
+    def label(self) -> str:
+        return f"{self.tool}-raw"
+
+    def judge(self, fault: Fault, case: Case, injector: WireInjector | None) -> Judged:
+        if not docker_env.image_exists(self.image):
+            return Judged(Verdict.UNAVAILABLE, f"image {self.image} not present (python -m generators images build)")
+        out = self.work_dir / f"copy-{fault.name}"
+        shutil.rmtree(out, ignore_errors=True)
+        out.mkdir(parents=True)
+        with served(case, 0, injector) as src:
+            remote = [self.tool, "--read-from-remote-server", "--raw", "--to-last-log", f"-h{src.host}",
+                      f"-P{src.port}", f"-u{src.user}", f"-p{src.password}", src.file]
+            proc = subprocess.run(
+                [docker_env.docker_bin(), "run", "--rm", "--network", "host", "--user", f"{os.getuid()}:{os.getgid()}",
+                 "-v", f"{out}:/out", "-w", "/out", self.image,
+                 "sh", "-c", f'timeout -k 5 {int(self.timeout)} "$@"', "sh", *remote],
+                capture_output=True, timeout=self.timeout + 60, check=False)
+        copy = out / case.path.name
+        copied = copy.read_bytes() if copy.is_file() else b""
+        lines = [ln for ln in proc.stderr.decode(errors="replace").splitlines() if ln.strip() and "Warning" not in ln]
+        message = lines[-1].strip() if lines else "(no message)"
+        if proc.returncode == DOCKER_FAILED:
+            return Judged(Verdict.UNAVAILABLE, f"docker run failed: {message}")
+        hung = proc.returncode in HUNG_EXITS
+        return judge_copy(fault, case.path.read_bytes(), copied, proc.returncode, message, hung)
+
+    def close(self) -> None:
+        pass
+
+
+def run_fault(fault: Fault, client: Client, work_dir: Path, source: Path = SMALL_BINLOG) -> FaultResult:
+    """One client under one fault, served from `source` (or a copy of it with the fault's big event)."""
+    started = time.monotonic()
+    path = binlog_for(fault.payload_size, work_dir, source)
+    injector = WireInjector(fault.action, path.name) if fault.action is not None else None
+    judged = client.judge(fault, Case(f"wire-fault/{fault.name}", path), injector)
+    ok, detail = acceptable(judged.verdict, fault), judged.detail
+    if injector is not None and not injector.done and judged.verdict is not Verdict.UNAVAILABLE:
+        ok, detail = False, f"the fault was never injected (the client stopped before it): {detail}"
+    return FaultResult(fault.name, client.label, judged.verdict, ok, detail,
+                       injector.done if injector is not None else [], injector.dumps if injector is not None else 0,
+                       round(time.monotonic() - started, 2))
+
+
+def run(faults: list[Fault], clients: list[Client], work_dir: Path, source: Path = SMALL_BINLOG) -> list[FaultResult]:
+    """Every fault under every client, with a progress line each; the healthy stream first, so
+    that each client's own differences on it are known before any fault is judged."""
+    faults = [HEALTHY, *(f for f in faults if f is not HEALTHY)]
+    results = []
+    total = len(faults) * len(clients)
+    try:
+        for fault in faults:
+            for client in clients:
+                r = run_fault(fault, client, work_dir, source)
+                results.append(r)
+                mark = "ok" if r.acceptable else "VIOLATION"
+                print(f"[{len(results)}/{total}] {r.client} {r.fault}: {r.verdict} ({mark}, {r.seconds:.1f} s) "
+                      f"{r.detail[:160]}", file=sys.stderr, flush=True)
+    finally:
+        for client in clients:
+            client.close()
+    return results
+
+
+def table(results: list[FaultResult]) -> str:
+    """fault x client, the verdict in each cell (violations marked with !)."""
+    clients = list(dict.fromkeys(r.client for r in results))
+    faults = list(dict.fromkeys(r.fault for r in results))
+    cell = {(r.fault, r.client): f"{r.verdict}{'' if r.acceptable else ' !'}" for r in results}
+    rows = [["fault", *clients]] + [[f, *(cell.get((f, c), "-") for c in clients)] for f in faults]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(v.ljust(w) for v, w in zip(row, widths)).rstrip() for row in rows]
+    return "\n".join([lines[0], "  ".join("-" * w for w in widths), *lines[1:]])
