@@ -20,7 +20,7 @@ from oracle.encode.framing import FLAGS_AT, POS_AT, SIZE_AT, Options, seal, with
 from oracle.errors import BinlogError
 from oracle.event_types import EventType
 from oracle.fde import FormatDescription
-from oracle.framing import MAGIC, walk
+from oracle.framing import MAGIC, RawEvent, walk
 from oracle.header import V4_HEADER_LEN
 
 _U32 = struct.Struct("<I")
@@ -124,26 +124,28 @@ class Binlog:
         end_of_last, error = len(MAGIC), None
         try:
             for raw in walk(data, verify_checksums=False):
-                size = raw.header.event_size
-                end = raw.offset + size
-                has_crc = raw.checksum_stored is not None
-                body_end = end - CHECKSUM_LEN if has_crc else end
-                ev = Ev(bytearray(data[raw.offset:raw.body_start]),
-                        bytearray(data[raw.body_start:body_end]),
-                        data[body_end:end] if has_crc else None,
-                        raw.format, data[raw.offset:end])
-                log_pos = raw.header.log_pos
-                ev.pos_rule = ("end" if log_pos == end else "start" if log_pos == raw.offset
-                               else "keep")
-                ev.offset = raw.offset
-                ev.seed_parts = (bytes(ev.head), bytes(ev.body), ev.crc)
-                events.append(ev)
-                end_of_last = end
+                events.append(_event(data, raw))
+                end_of_last = raw.offset + raw.header.event_size
                 if len(events) == max_events:
                     break
         except BinlogError as e:
             error = str(e)
         return cls(MAGIC, events, data[end_of_last:], error, {"data": data})
+
+    @staticmethod
+    def event_at(data: bytes, index: int) -> Ev | None:
+        """parse(data).events[index] (None when the walk does not get that far), making only
+        that one event: operators' preconditions are checked this way on every fuzz input."""
+        data = bytes(data)
+        if index < 0 or not data.startswith(MAGIC):
+            return None
+        try:
+            for n, raw in enumerate(walk(data, verify_checksums=False)):
+                if n == index:
+                    return _event(data, raw)
+        except BinlogError:
+            pass
+        return None
 
     def copy(self) -> "Binlog":
         """A copy whose events can be edited without touching self (formats and the seed's
@@ -169,6 +171,20 @@ class Binlog:
     def has_crc32(self) -> bool:
         return any(ev.crc is not None and ev.type_code != EventType.FORMAT_DESCRIPTION_EVENT
                    for ev in self.events)
+
+
+def _event(data: bytes, raw: RawEvent) -> Ev:
+    """The editable event the framing walk found at raw."""
+    end = raw.offset + raw.header.event_size
+    has_crc = raw.checksum_stored is not None
+    body_end = end - CHECKSUM_LEN if has_crc else end
+    ev = Ev(bytearray(data[raw.offset:raw.body_start]), bytearray(data[raw.body_start:body_end]),
+            data[body_end:end] if has_crc else None, raw.format, data[raw.offset:end])
+    log_pos = raw.header.log_pos
+    ev.pos_rule = "end" if log_pos == end else "start" if log_pos == raw.offset else "keep"
+    ev.offset = raw.offset
+    ev.seed_parts = (bytes(ev.head), bytes(ev.body), ev.crc)
+    return ev
 
 
 def packed_int(buf: bytes | bytearray, pos: int) -> tuple[int, int]:
