@@ -75,8 +75,6 @@ class Ev:
     def frame(self, start: int) -> bytes:
         """The event's bytes at file offset start, with the repairs its fix_* flags allow. The
         header (and CRC) keep the repaired values: operators read them after an assemble()."""
-        if start == self.offset and self.unchanged():
-            return self.original  # what the repairs below give an unedited event in its place
         size = self.size()
         log_pos = None
         if self.v4 and self.fix_pos and self.pos_rule != "keep":
@@ -156,7 +154,11 @@ class Binlog:
     def assemble(self) -> bytes:
         out = bytearray(self.magic)
         for ev in self.events:
-            out += ev.frame(len(out))
+            start = len(out)
+            if start == ev.offset and ev.unchanged():  # most events of a fuzz input: no framing
+                out += ev.original  # what frame() gives an unedited event in its place
+            else:
+                out += ev.frame(start)
         out += self.tail
         return bytes(out)
 
