@@ -45,6 +45,10 @@ def test_memo_keeps_a_value_once_and_is_bounded() -> None:
     memo.get(3, b"c", lambda: "c")  # full: starts again empty
     assert memo.get(1, b"ab", lambda: made.append(6) or "u") == "u"
     assert made == [1, 3, 4, 5, 6]
+    by_bytes = BodyMemo(max_entries=100, max_body=4, max_bytes=6)
+    by_bytes.get(1, b"abcd", lambda: "a")
+    by_bytes.get(2, b"abcd", lambda: "b")  # 8 bytes > 6: starts again empty, then keeps this one
+    assert by_bytes.get(1, b"abcd", lambda: "again") == "again"
 
 
 def test_corpus_decodes_the_same_with_and_without_the_memo(monkeypatch: pytest.MonkeyPatch) -> None:
