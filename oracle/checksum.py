@@ -17,14 +17,13 @@ class ChecksumAlg(IntEnum):
     UNDEF = 255
 
 
+_ALG_NAMES: dict[int | None, str] = {None: "NONE", **{int(a): a.name for a in ChecksumAlg}}
+
+
 def alg_name(alg: int | None) -> str:
     """NONE: the format predates checksums (no descriptor in the FDE)."""
-    if alg is None:
-        return "NONE"
-    try:
-        return ChecksumAlg(alg).name
-    except ValueError:
-        return f"UNKNOWN_{alg}"
+    name = _ALG_NAMES.get(alg)
+    return name if name is not None else f"UNKNOWN_{alg}"
 
 
 def event_crc32(event: bytes | memoryview) -> int:

@@ -63,11 +63,12 @@ class EventType(IntEnum):
     DELETE_ROWS_COMPRESSED_EVENT = 171
 
 
+_TYPE_NAMES = {int(t): t.name for t in EventType}  # a dict: named for every event decoded
+
+
 def type_name(code: int) -> str:
-    try:
-        return EventType(code).name
-    except ValueError:
-        return f"UNKNOWN_TYPE_{code}"
+    name = _TYPE_NAMES.get(code)
+    return name if name is not None else f"UNKNOWN_TYPE_{code}"
 
 
 class HeaderFlag(IntFlag):

@@ -53,28 +53,32 @@ class Reader:
 
     # -- fixed-width integers ------------------------------------------------------------------
     def u8(self, what: str = "u8") -> int:
-        self.need(1, what)
-        v = self.buf[self.pos]
-        self.pos += 1
-        return v
+        pos = self.pos  # need(1, what), inlined: called for nearly every field
+        if pos + 1 > self.end:
+            raise TruncatedEvent(self.origin + pos, f"{what} needs 1 bytes, {self.end - pos} left")
+        self.pos = pos + 1
+        return self.buf[pos]
 
     def u16(self, what: str = "u16") -> int:
-        self.need(2, what)
-        v = _U16(self.buf, self.pos)[0]
-        self.pos += 2
-        return v
+        pos = self.pos  # need(2, what), inlined: called for nearly every field
+        if pos + 2 > self.end:
+            raise TruncatedEvent(self.origin + pos, f"{what} needs 2 bytes, {self.end - pos} left")
+        self.pos = pos + 2
+        return _U16(self.buf, pos)[0]
 
     def u32(self, what: str = "u32") -> int:
-        self.need(4, what)
-        v = _U32(self.buf, self.pos)[0]
-        self.pos += 4
-        return v
+        pos = self.pos  # need(4, what), inlined: called for nearly every field
+        if pos + 4 > self.end:
+            raise TruncatedEvent(self.origin + pos, f"{what} needs 4 bytes, {self.end - pos} left")
+        self.pos = pos + 4
+        return _U32(self.buf, pos)[0]
 
     def u64(self, what: str = "u64") -> int:
-        self.need(8, what)
-        v = _U64(self.buf, self.pos)[0]
-        self.pos += 8
-        return v
+        pos = self.pos  # need(8, what), inlined: called for nearly every field
+        if pos + 8 > self.end:
+            raise TruncatedEvent(self.origin + pos, f"{what} needs 8 bytes, {self.end - pos} left")
+        self.pos = pos + 8
+        return _U64(self.buf, pos)[0]
 
     def uint(self, n: int, what: str = "uint") -> int:
         """Unsigned little-endian integer of n bytes (n = 0..8)."""

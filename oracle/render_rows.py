@@ -273,18 +273,22 @@ class Table:
     nullable: list[bool]
     styles: list[ColumnStyle]
     quote: Quoter
-    # columns-present string -> per present column: (index, style, "###   @N=", " /* ... is_null=")
-    _columns: dict[str, list[tuple[int, ColumnStyle, bytes, bytes]]] = field(default_factory=dict)
+    # columns-present string -> per present column: (index, style, "@N", "###   @N=", the rest of
+    # a non-NULL line " /* ... is_null=0 */\n", the whole NULL line)
+    _columns: dict[str, list[tuple[int, ColumnStyle, bytes, bytes, bytes, bytes]]] = field(default_factory=dict)
 
-    def columns(self, present: str) -> list[tuple[int, ColumnStyle, bytes, bytes]]:
+    def columns(self, present: str) -> list[tuple[int, ColumnStyle, bytes, bytes, bytes, bytes]]:
         """The present columns and the fixed parts of their lines, worked out once per bitmap."""
         cols = self._columns.get(present)
         if cols is None:
-            cols = self._columns[present] = [
-                (i, self.styles[i], b"###   @%d=" % (i + 1),
-                 b" /* %s meta=%d nullable=%d is_null=" % (self.styles[i].typestr, self.metas[i], self.nullable[i]))
-                for i, bit in enumerate(present) if bit == "1"]
+            cols = self._columns[present] = [self._column(i) for i, bit in enumerate(present) if bit == "1"]
         return cols
+
+    def _column(self, i: int) -> tuple[int, ColumnStyle, bytes, bytes, bytes, bytes]:
+        name = b"@%d" % (i + 1)
+        head = b"###   " + name + b"="
+        tail = b" /* %s meta=%d nullable=%d is_null=" % (self.styles[i].typestr, self.metas[i], self.nullable[i])
+        return i, self.styles[i], name, head, tail + b"0 */\n", head + b"NULL" + tail + b"1 */\n"
 
     @classmethod
     def from_body(cls, body: dict[str, Any], mariadb: bool = False) -> "Table":
@@ -305,7 +309,7 @@ def _identifier(name: bytes) -> bytes:
 def _image(out: list[bytes], table: Table, present: str, image: dict[str, Any], clause: bytes) -> None:
     out.append(clause)
     metas, quote = table.metas, table.quote
-    for (i, style, head, tail), v in zip(table.columns(present), image["values"], strict=True):
+    for (i, style, name, head, tail, null_line), v in zip(table.columns(present), image["values"], strict=True):
         printer = style.value
         if printer is None:
             t, m = table.types[i], metas[i]
@@ -313,9 +317,9 @@ def _image(out: list[bytes], table: Table, present: str, image: dict[str, Any], 
                        % (_printed_type(t, m), m, m))
             raise StopEvent
         if v is None:
-            out.append(head + b"NULL" + tail + b"1 */\n")
+            out.append(null_line)
         else:
-            out.append(head + printer(v, metas[i], head[6:-1], quote) + tail + b"0 */\n")
+            out.append(head + printer(v, metas[i], name, quote) + tail)
 
 
 def render_rows_event(type_code: int, body: dict[str, Any], table: Table | None) -> list[bytes]:

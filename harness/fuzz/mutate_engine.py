@@ -105,36 +105,38 @@ def _crash_site(exc: BaseException) -> str:
 
 def check_one(plan: Plan, seed_name: str, seed_outcome: Outcome, parse: Parse, timeout: float,
               run_seed: int) -> tuple[str, F.Finding | None]:
-    """Parse one mutated input; returns (status, finding)."""
+    """Parse one mutated input; returns (status, finding). The finding's note is made only
+    when there is a finding (most inputs have none: it was a share of each input's cost)."""
     m = plan.mutation
-    note = {**m.note(), "seed": seed_name, "rng_seed": plan.rng_seed, "index": plan.index,
-            "run_seed": run_seed, "seed_outcome": seed_outcome.summary()}
+
+    def note(**more: Any) -> dict[str, Any]:
+        return {**m.note(), "seed": seed_name, "rng_seed": plan.rng_seed, "index": plan.index,
+                "run_seed": run_seed, "seed_outcome": seed_outcome.summary(), **more}
     signal.setitimer(signal.ITIMER_REAL, timeout)
     try:
         got = parse(m.data)
     except Hang:
-        return F.HANG, F.Finding(F.HANG, f"hang:{m.operator}", f"over {timeout}s", m.data, note)
+        return F.HANG, F.Finding(F.HANG, f"hang:{m.operator}", f"over {timeout}s", m.data, note())
     except MemoryError:
-        return F.MEMORY, F.Finding(F.MEMORY, f"memory:{m.operator}", "MemoryError", m.data, note)
+        return F.MEMORY, F.Finding(F.MEMORY, f"memory:{m.operator}", "MemoryError", m.data, note())
     except BinlogError as e:  # a parse callable that lets typed errors escape is fine too
         got = Outcome(error_kind=e.kind, error_offset=e.offset)
     except Exception as e:  # noqa: BLE001 - any other exception is the finding
         site = _crash_site(e)
-        note["traceback"] = traceback.format_exc(limit=-8)
-        return F.CRASH, F.Finding(F.CRASH, f"crash:{site}", f"{site}: {e}"[:500], m.data, note)
+        return F.CRASH, F.Finding(F.CRASH, f"crash:{site}", f"{site}: {e}"[:500], m.data,
+                                  note(traceback=traceback.format_exc(limit=-8)))
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
-    note["outcome"] = got.summary()
     status = "accepted" if got.accepted else f"rejected:{got.error_kind}"
     why = violation(m, seed_outcome, got)
     if why is None:
         if got.disagreement is None:
             return status, None
         return F.DIFFERENTIAL, F.Finding(F.DIFFERENTIAL, f"{F.DIFFERENTIAL}:{got.disagreement_key}",
-                                         got.disagreement, m.data, note)
+                                         got.disagreement, m.data, note(outcome=got.summary()))
     kind = (F.BAD_CRC if m.operator.startswith("crc_") and effective_expectation(m, seed_outcome)
             is Expect.MUST_REJECT and got.accepted else F.EXPECTATION)
-    return kind, F.Finding(kind, f"{kind}:{m.operator}", why, m.data, note)
+    return kind, F.Finding(kind, f"{kind}:{m.operator}", why, m.data, note(outcome=got.summary()))
 
 
 # -- children -----------------------------------------------------------------------------------

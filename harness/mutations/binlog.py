@@ -20,7 +20,7 @@ from oracle.encode.framing import FLAGS_AT, POS_AT, SIZE_AT, Options, seal, with
 from oracle.errors import BinlogError
 from oracle.event_types import EventType
 from oracle.fde import FormatDescription
-from oracle.framing import MAGIC, walk
+from oracle.framing import MAGIC, RawEvent, walk
 from oracle.header import V4_HEADER_LEN
 
 _U32 = struct.Struct("<I")
@@ -30,44 +30,91 @@ _KEEP_CRC, _FRESH_CRC = Options(checksums="keep"), Options(checksums="compute")
 __all__ = ["FLAGS_AT", "POS_AT", "SIZE_AT", "Binlog", "Ev", "packed_int"]
 
 
-@dataclass(slots=True)
 class Ev:
-    head: bytearray  # the common header (13 bytes in binlog v1, 19 or more after)
-    body: bytearray  # post-header + payload (+ the Format_description's checksum-algorithm byte)
-    crc: bytes | None  # the stored 4-byte CRC trailer; None when the event carries none
-    format: FormatDescription  # the format in force for this event in the seed
-    original: bytes  # the event as read from the seed, to tell which events changed
-    pos_rule: str = "keep"  # how log_pos related to the seed position: "end", "start" or "keep"
-    offset: int = -1  # where the event starts in the seed (-1: unknown)
-    seed_parts: tuple[bytes, bytes, bytes | None] | None = None  # head, body, crc as in the seed
-    fix_size: bool = True
-    fix_pos: bool = True
-    fix_crc: bool = True
+    """One editable event. `head` and `body` are bytearrays an operator edits in place; an event
+    read from a seed makes them from its seed_parts only when they are first asked for, so
+    copying a seed (once per fuzz input) copies no bytes, and an event nobody asked for the
+    bytes of is known to be unchanged without comparing them (issue 14)."""
+
+    __slots__ = ("_head", "_body", "crc", "format", "original", "pos_rule", "offset", "seed_parts",
+                 "fix_size", "fix_pos", "fix_crc")
+
+    def __init__(self, head: bytearray | None, body: bytearray | None, crc: bytes | None,
+                 format: FormatDescription, original: bytes, pos_rule: str = "keep", offset: int = -1,
+                 seed_parts: tuple[bytes, bytes, bytes | None] | None = None, fix_size: bool = True,
+                 fix_pos: bool = True, fix_crc: bool = True) -> None:
+        self._head = head  # the common header (13 bytes in binlog v1, 19 or more after); None: seed_parts[0]
+        self._body = body  # post-header + payload (+ the FDE's checksum-algorithm byte); None: seed_parts[1]
+        self.crc = crc  # the stored 4-byte CRC trailer; None when the event carries none
+        self.format = format  # the format in force for this event in the seed
+        self.original = original  # the event as read from the seed, to tell which events changed
+        self.pos_rule = pos_rule  # how log_pos related to the seed position: "end", "start" or "keep"
+        self.offset = offset  # where the event starts in the seed (-1: unknown)
+        self.seed_parts = seed_parts  # head, body, crc as in the seed
+        self.fix_size = fix_size
+        self.fix_pos = fix_pos
+        self.fix_crc = fix_crc
 
     @property
-    def type_code(self) -> int:
-        return self.head[4]
+    def head(self) -> bytearray:
+        if self._head is None:
+            self._head = bytearray(self.seed_parts[0])  # type: ignore[index]
+        return self._head
+
+    @head.setter
+    def head(self, value: bytearray) -> None:
+        self._head = value
+
+    @property
+    def body(self) -> bytearray:
+        if self._body is None:
+            self._body = bytearray(self.seed_parts[1])  # type: ignore[index]
+        return self._body
+
+    @body.setter
+    def body(self, value: bytearray) -> None:
+        self._body = value
+
+    def _head_bytes(self) -> bytes | bytearray:
+        """The header as it is now, for reading (makes no copy)."""
+        return self.seed_parts[0] if self._head is None else self._head  # type: ignore[index]
+
+    def _body_bytes(self) -> bytes | bytearray:
+        return self.seed_parts[1] if self._body is None else self._body  # type: ignore[index]
+
+    def __eq__(self, other: object) -> bool:
+        """Same bytes now (made or not) and the same other fields."""
+        if type(other) is not Ev:
+            return NotImplemented
+        return (self._head_bytes() == other._head_bytes() and self._body_bytes() == other._body_bytes()
+                and all(getattr(self, f) == getattr(other, f) for f in _OTHER_FIELDS))
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like the dataclass it was
+
+    @property
+    def type_code(self) -> int:  # _head_bytes() inlined: operators ask every event for it
+        return (self.seed_parts[0] if self._head is None else self._head)[4]  # type: ignore[index]
 
     @property
     def v4(self) -> bool:
-        return len(self.head) >= V4_HEADER_LEN
+        return len(self.seed_parts[0] if self._head is None else self._head) >= V4_HEADER_LEN  # type: ignore[index]
 
     def get_u32(self, at: int) -> int:
-        return _U32.unpack_from(self.head, at)[0]
+        return _U32.unpack_from(self._head_bytes(), at)[0]
 
     def set_u32(self, at: int, value: int) -> None:
         _U32.pack_into(self.head, at, value & 0xFFFFFFFF)
 
     @property
     def flags(self) -> int:
-        return int.from_bytes(self.head[FLAGS_AT:FLAGS_AT + 2], "little") if self.v4 else 0
+        return int.from_bytes(self._head_bytes()[FLAGS_AT:FLAGS_AT + 2], "little") if self.v4 else 0
 
     @flags.setter
     def flags(self, value: int) -> None:
         self.head[FLAGS_AT:FLAGS_AT + 2] = (value & 0xFFFF).to_bytes(2, "little")
 
     def size(self) -> int:
-        return len(self.head) + len(self.body) + (CHECKSUM_LEN if self.crc is not None else 0)
+        return len(self._head_bytes()) + len(self._body_bytes()) + (CHECKSUM_LEN if self.crc is not None else 0)
 
     def post_header_len(self) -> int:
         return self.format.post_header_len(self.type_code)
@@ -75,8 +122,6 @@ class Ev:
     def frame(self, start: int) -> bytes:
         """The event's bytes at file offset start, with the repairs its fix_* flags allow. The
         header (and CRC) keep the repaired values: operators read them after an assemble()."""
-        if start == self.offset and self.unchanged():
-            return self.original  # what the repairs below give an unedited event in its place
         size = self.size()
         log_pos = None
         if self.v4 and self.fix_pos and self.pos_rule != "keep":
@@ -93,17 +138,23 @@ class Ev:
     def unchanged(self) -> bool:
         """The event's bytes are still the seed's (sizes, positions and CRC included)."""
         parts = self.seed_parts
-        return (parts is not None and self.head == parts[0] and self.body == parts[1]
-                and self.crc == parts[2])
+        return (parts is not None and (self._head is None or self._head == parts[0])
+                and (self._body is None or self._body == parts[1]) and self.crc == parts[2])
 
     def copy(self) -> "Ev":
         # Field by field, not through __init__: copying every event of a seed is a large share of
-        # building each fuzz input.
+        # building each fuzz input. Bytes not yet asked for stay the seed's (None).
         new = _new(Ev)
-        new.head, new.body, new.crc, new.format = bytearray(self.head), bytearray(self.body), self.crc, self.format
+        head, body = self._head, self._body
+        new._head = None if head is None else bytearray(head)
+        new._body = None if body is None else bytearray(body)
+        new.crc, new.format = self.crc, self.format
         new.original, new.pos_rule, new.offset, new.seed_parts = self.original, self.pos_rule, self.offset, self.seed_parts
         new.fix_size, new.fix_pos, new.fix_crc = self.fix_size, self.fix_pos, self.fix_crc
         return new
+
+
+_OTHER_FIELDS = tuple(f for f in Ev.__slots__ if f not in ("_head", "_body"))
 
 
 @dataclass
@@ -124,26 +175,28 @@ class Binlog:
         end_of_last, error = len(MAGIC), None
         try:
             for raw in walk(data, verify_checksums=False):
-                size = raw.header.event_size
-                end = raw.offset + size
-                has_crc = raw.checksum_stored is not None
-                body_end = end - CHECKSUM_LEN if has_crc else end
-                ev = Ev(bytearray(data[raw.offset:raw.body_start]),
-                        bytearray(data[raw.body_start:body_end]),
-                        data[body_end:end] if has_crc else None,
-                        raw.format, data[raw.offset:end])
-                log_pos = raw.header.log_pos
-                ev.pos_rule = ("end" if log_pos == end else "start" if log_pos == raw.offset
-                               else "keep")
-                ev.offset = raw.offset
-                ev.seed_parts = (bytes(ev.head), bytes(ev.body), ev.crc)
-                events.append(ev)
-                end_of_last = end
+                events.append(_event(data, raw))
+                end_of_last = raw.offset + raw.header.event_size
                 if len(events) == max_events:
                     break
         except BinlogError as e:
             error = str(e)
         return cls(MAGIC, events, data[end_of_last:], error, {"data": data})
+
+    @staticmethod
+    def event_at(data: bytes, index: int) -> Ev | None:
+        """parse(data).events[index] (None when the walk does not get that far), making only
+        that one event: operators' preconditions are checked this way on every fuzz input."""
+        data = bytes(data)
+        if index < 0 or not data.startswith(MAGIC):
+            return None
+        try:
+            for n, raw in enumerate(walk(data, verify_checksums=False)):
+                if n == index:
+                    return _event(data, raw)
+        except BinlogError:
+            pass
+        return None
 
     def copy(self) -> "Binlog":
         """A copy whose events can be edited without touching self (formats and the seed's
@@ -154,7 +207,11 @@ class Binlog:
     def assemble(self) -> bytes:
         out = bytearray(self.magic)
         for ev in self.events:
-            out += ev.frame(len(out))
+            start = len(out)
+            if start == ev.offset and ev.unchanged():  # most events of a fuzz input: no framing
+                out += ev.original  # what frame() gives an unedited event in its place
+            else:
+                out += ev.frame(start)
         out += self.tail
         return bytes(out)
 
@@ -169,6 +226,18 @@ class Binlog:
     def has_crc32(self) -> bool:
         return any(ev.crc is not None and ev.type_code != EventType.FORMAT_DESCRIPTION_EVENT
                    for ev in self.events)
+
+
+def _event(data: bytes, raw: RawEvent) -> Ev:
+    """The editable event the framing walk found at raw."""
+    end = raw.offset + raw.header.event_size
+    has_crc = raw.checksum_stored is not None
+    body_end = end - CHECKSUM_LEN if has_crc else end
+    crc = data[body_end:end] if has_crc else None
+    log_pos = raw.header.log_pos
+    return Ev(None, None, crc, raw.format, data[raw.offset:end],
+              "end" if log_pos == end else "start" if log_pos == raw.offset else "keep", raw.offset,
+              (data[raw.offset:raw.body_start], data[raw.body_start:body_end], crc))
 
 
 def packed_int(buf: bytes | bytearray, pos: int) -> tuple[int, int]:

@@ -105,11 +105,8 @@ class OperatorInfo:
             return None
         if event_index is None or event_index < 0:
             return self.requires.__name__
-        try:
-            events = Binlog.parse(data, max_events=event_index + 1).events
-        except ValueError:  # no magic
-            events = []
-        if event_index < len(events) and self.requires(events[event_index]):
+        event = Binlog.event_at(data, event_index)
+        if event is not None and self.requires(event):
             return None
         return self.requires.__name__
 

@@ -45,11 +45,12 @@ class ColumnType(IntEnum):
     GEOMETRY = 255
 
 
+_TYPE_NAMES = {int(t): "MYSQL_TYPE_" + t.name for t in ColumnType}  # a dict: named per column
+
+
 def type_name(code: int) -> str:
-    try:
-        return "MYSQL_TYPE_" + ColumnType(code).name
-    except ValueError:
-        return f"UNKNOWN_TYPE_{code}"
+    name = _TYPE_NAMES.get(code)
+    return name if name is not None else f"UNKNOWN_TYPE_{code}"
 
 
 T = ColumnType

@@ -14,6 +14,7 @@ from ..compression import mariadb_uncompress
 from ..context import DecodeContext
 from ..errors import BadEventBody
 from ..header import Header
+from ..memo import BodyMemo
 from ..reader import Reader
 from ..values import text
 from .fields import counted_cstring, post_header
@@ -26,8 +27,18 @@ QUERY_HEADER_LEN = 13  # binlog v4
 DerivedPostHeader = Callable[[Reader], dict[str, Any]]
 
 
+# A Query body reads only its bytes, the post-header length and the flavor's status variables,
+# so it is kept by those (oracle/memo.py): `BEGIN` starts every transaction. Each event gets its
+# own body and status_vars dicts.
+_DECODED = BodyMemo()
+
+
 def decode(r: Reader, ctx: DecodeContext, header: Header) -> dict[str, Any]:
-    return read_query(r, ctx, header)[0]
+    fmt = ctx.format
+    post_len = fmt.post_header_len(header.type_code) if fmt.post_header_lengths else QUERY_HEADER_LEN
+    body = _DECODED.get((fmt.flavor, post_len), bytes(r.buf[r.pos:r.end]),
+                        lambda: read_query(r, ctx, header)[0])
+    return {**body, "status_vars": dict(body["status_vars"])}
 
 
 def decode_compressed(r: Reader, ctx: DecodeContext, header: Header) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from ..codecs.types import CHARACTER_TYPES, SIGNEDNESS_TYPES, ColumnType as T, t
 from ..context import DecodeContext
 from ..errors import BadEventBody
 from ..header import Header
+from ..memo import BodyMemo
 from ..reader import Reader
 from ..values import binary, integer, text
 
@@ -330,7 +331,14 @@ def _name(r: Reader, what: str) -> bytes:
     return v
 
 
+# parse() reads only the body and the post-header length, so the TableMaps (and the row plans
+# the rows decoder hangs on them) are kept by those (oracle/memo.py). Nothing changes a TableMap
+# after parse() but that plan, which depends only on its columns.
+_PARSED = BodyMemo()
+
+
 def decode(r: Reader, ctx: DecodeContext, header: Header) -> dict[str, Any]:
-    tm = parse(r, ctx, header)
+    tm = _PARSED.get(ctx.format.post_header_len(header.type_code), bytes(r.buf[r.pos:r.end]),
+                     lambda: parse(r, ctx, header))
     ctx.tables[tm.table_id] = tm
     return tm.to_json()
