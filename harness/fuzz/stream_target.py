@@ -1,0 +1,286 @@
+"""Fuzzing a stream parser (issue 13, item 5): every input is served to it by the harness's own
+primary (`harness serve`, harness/primary/server.py's BackgroundPrimary, with the credentials of
+harness/stream_serving.py), exactly as the conformance runner serves a case, and what it reports
+becomes an Outcome like any file parser's, judged and recorded by the same code (outcome.py,
+findings.py).
+
+One primary per parsing process, not per input: it serves one file, and each input is written
+over that file (an atomic rename, so a dump still running on the previous input keeps its own
+bytes), and the primary's state (served logs, server_id, system variables, all derived from the
+file) is reloaded from it. Starting a primary costs ~10 ms of key and socket set-up; a reload
+costs a decode of the GTID and Table_map events of a <= 16 KB input. A process made by fork
+starts its own primary (threads do not survive a fork), which is how the mutate engine's
+children each get one.
+
+What the primary sends is the expectation's frame: it frames events by event_size alone, as
+mysql-server's Binlog_sender does (no checksum, no body decode), sends every whole event and ends
+with ERR 1236 ("bogus data in log event", "binlog truncated in the middle of event") at the first
+one it cannot frame. A file it refuses to load (bad magic, no Format_description first) is not
+served at all: its outcome is the clean rejection `NotServed`, and the parser is not run.
+
+Stream specifics, so that the shared judgement stays right:
+- events reported that the primary never sent (more events than it sent, or an event whose
+  log_pos and size match no event it sent) are a `differential` finding whatever the mode:
+  rows that are not in the served binlog are the worst a CDC parser can deliver;
+- `position` is left out of the outcome: a stream client can only derive it as
+  log_pos - event_size, both of which are compared anyway, so a mutant that changes log_pos would
+  otherwise blame the parser for the coordinates the primary sent;
+- the stream ends where the last event the primary will send ends, or, when it ends with ERR
+  1236, is open (end_position 0), so a client that only knows blocking mode still stops;
+- Outcome.transport is "stream", so every finding's note carries it.
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import shutil
+import struct
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from .outcome import Outcome, Parse, oracle_parse
+
+STREAM = "stream"
+SERVED_NAME = "binlog.000001"
+COMMAND_PREFIX = "stream-cmd:"  # a fuzz --parser spec naming a one-shot stream command
+HEADER_LEN = 19
+MAX_EVENT_SIZE = 1 << 30  # the server's PACKET_MAX_SIZE: larger sizes are "too large" (dump.py)
+_HEADER = struct.Struct("<IBIII")  # timestamp, type_code, server_id, event_size, log_pos
+NOT_SERVED = "NotServed"
+SENDER_TYPES = ("ROTATE_EVENT", "FORMAT_DESCRIPTION_EVENT")  # resent by a dump with log_pos 0
+HEARTBEATS = ("HEARTBEAT_LOG_EVENT", "HEARTBEAT_LOG_EVENT_V2")
+LOG_EVENT_ARTIFICIAL_F = 0x20
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One event the primary sends, as its header says."""
+
+    type_code: int
+    event_size: int
+    log_pos: int
+
+
+@dataclass(frozen=True)
+class Served:
+    frames: list[Frame]
+    whole: bool  # False: the dump ends with ERR 1236 at the first event it cannot frame
+
+    @property
+    def end_position(self) -> int:
+        """Where the stream ends (file coordinates), 0 when it ends with an ERR instead."""
+        return 4 + sum(f.event_size for f in self.frames) if self.whole else 0
+
+
+def served_frames(data: bytes) -> Served:
+    """The events the primary sends for `data`: framed by event_size from byte 4 on, up to the
+    first header that is cut, says less than a header, more than 1 GiB, or runs past the end."""
+    frames, pos, end = [], 4, len(data)
+    while pos < end:
+        if end - pos < HEADER_LEN:
+            return Served(frames, False)
+        _ts, type_code, _sid, size, log_pos = _HEADER.unpack_from(data, pos)
+        if size < HEADER_LEN or size > MAX_EVENT_SIZE or size > end - pos:
+            return Served(frames, False)
+        frames.append(Frame(type_code, size, log_pos))
+        pos += size
+    return Served(frames, True)
+
+
+def transport_of(spec: str | None) -> str:
+    """How the parser a fuzz --parser names gets each input: "stream" or "file" (the class's
+    `transport`, read without starting the parser)."""
+    if not spec or spec == "oracle":
+        return "file"
+    if spec.startswith(COMMAND_PREFIX):
+        return STREAM
+    from harness.plugins.registry import PluginNotFound, _resolve, known
+    try:
+        return getattr(_resolve(known().get(spec) or spec), "transport", "file")
+    except (PluginNotFound, ImportError, AttributeError, ValueError):
+        return "file"
+
+
+def not_streamable(data: bytes) -> str | None:
+    """Why a seed cannot be fuzzed over the wire, or None. A relay log (its positions are another
+    server's) and a file holding events a client cannot tell from the ones a sender makes up
+    (a Rotate or Format_description with log_pos 0 after the first event, an artificial flag, a
+    heartbeat) make index-based checks of every mutant of them misfire, as the conformance
+    runner's not_a_server_binlog skip says for relay logs."""
+    from harness.expectations import Expectation
+    from harness.stream_serving import not_a_server_binlog
+    events = oracle_parse(data).events
+    reason = not_a_server_binlog(Expectation(events))
+    if reason is not None:
+        return reason
+    for j, e in enumerate(events[1:], 1):
+        made_up = e.get("type") in SENDER_TYPES and not e.get("next_position")
+        flags = (e.get("flags") or {}).get("value", 0) if isinstance(e.get("flags"), dict) else 0
+        if made_up or flags & LOG_EVENT_ARTIFICIAL_F or e.get("type") in HEARTBEATS:
+            return f"event {j} ({e.get('type')}) looks like one a sender makes up"
+    return None
+
+
+def streamable_seeds(seeds: list[Any], say: Callable[[str], None] | None = None) -> list[Any]:
+    """The seeds a stream parser is fuzzed with (not_streamable says which are left out)."""
+    kept = [s for s in seeds if not_streamable(s.data) is None]
+    if say is not None and len(kept) != len(seeds):
+        say(f"stream: {len(seeds) - len(kept)} of {len(seeds)} seeds left out (relay logs, "
+            f"events a client cannot tell from a sender's own)")
+    return kept
+
+
+def phantom(served: Served, events: list[dict[str, Any]]) -> str | None:
+    """Why the reported events include one the primary did not send, or None."""
+    if len(events) > len(served.frames):
+        return f"{len(events)} events reported, the primary sent {len(served.frames)}"
+    sent = {(f.log_pos, f.event_size) for f in served.frames}
+    for j, e in enumerate(events):
+        key = (e.get("next_position"), e.get("event_size"))
+        if all(isinstance(v, int) for v in key) and key[0] and key not in sent:
+            return (f"event {j} ({e.get('type')}, log_pos {key[0]}, size {key[1]}) was never sent: "
+                    f"no served event has that log_pos and size")
+    return None
+
+
+def as_streamed(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Events as compared for a stream parser: without `position` (see the module docstring) and
+    with the Format_description as a server sends it (LOG_EVENT_BINLOG_IN_USE_F cleared)."""
+    from harness.expectations import Expectation
+    from harness.stream_serving import stream_expectation
+    kept = [{k: v for k, v in e.items() if k not in ("position", "_undetermined")} for e in events]
+    return stream_expectation(Expectation(kept)).events
+
+
+class MutantPrimary:
+    """The primary of one process, serving the input under test as SERVED_NAME."""
+
+    def __init__(self) -> None:
+        tmp_root = "/dev/shm" if os.path.isdir("/dev/shm") else None
+        self.dir = Path(tempfile.mkdtemp(prefix="binlog-fuzz-stream-", dir=tmp_root))
+        self.path = self.dir / SERVED_NAME
+        self.primary: Any = None
+        self.pid = 0
+        self.lock = threading.Lock()
+
+    def serve(self, data: bytes, end_position: int) -> Any:
+        """The StreamSource for `data`, or None when the primary will not load it."""
+        from harness.plugins.protocol import StreamSource
+        from harness.primary.served import ServeError
+        from harness.stream_serving import PASSWORD, USER
+        with self.lock:
+            tmp = self.dir / f".{SERVED_NAME}.tmp"
+            tmp.write_bytes(data)
+            os.replace(tmp, self.path)
+            try:
+                self._load()
+            except (ServeError, OSError, ValueError):
+                return None
+            return StreamSource(self.primary.host, self.primary.port, USER, PASSWORD, SERVED_NAME, 4,
+                                SERVED_NAME, end_position)
+
+    def _load(self) -> None:
+        from harness.primary.served import load
+        from harness.primary.server import BackgroundPrimary
+        from harness.primary.state import ServeOptions
+        from harness.primary.variables import system_variables
+        from harness.stream_serving import PASSWORD, USER
+        if self.primary is None or self.pid != os.getpid():
+            # idle 5 s: a stuck client is cut, as conformance does (stream_serving.served)
+            opts = ServeOptions([str(self.path)], port=0, user=USER, password=PASSWORD, quiet=True,
+                                idle_timeout=5.0, write_timeout=30.0)
+            self.primary, self.pid = BackgroundPrimary(opts), os.getpid()
+            return
+        state = self.primary.state
+        logs = load(state.options.paths)  # what prepare() derives from the served file, again
+        state.options.server_id = logs.server_id
+        state.variables = system_variables(logs, logs.server_id, self.primary.port)
+        state.logs = logs
+
+    def close(self) -> None:
+        if self.primary is not None and self.pid == os.getpid():
+            self.primary.close()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def _judged(served: Served, out: Outcome) -> Outcome:
+    out.events = as_streamed(out.events)
+    out.transport = STREAM
+    why = phantom(served, out.events)
+    if why is not None:
+        out.disagreement, out.disagreement_key = f"reported an event the primary never sent: {why}", \
+            "stream:not-sent"
+    return out
+
+
+def reference(data: bytes) -> Outcome:
+    """The oracle's decode of `data` as a stream parser should report it (--differential)."""
+    ref = oracle_parse(data)
+    ref.events = as_streamed(ref.events)
+    ref.transport = STREAM
+    return ref
+
+
+def _serving_parse(run: Callable[[Any], Outcome]) -> Parse:
+    """A Parse that serves each input and hands the StreamSource to `run`."""
+    primary = MutantPrimary()
+
+    def parse(data: bytes) -> Outcome:
+        served = served_frames(data)
+        source = primary.serve(data, served.end_position)
+        if source is None:
+            return Outcome([], NOT_SERVED, 0, transport=STREAM)
+        return _judged(served, run(source))
+    parse.reference = reference  # type: ignore[attr-defined]
+    parse.primary = primary  # type: ignore[attr-defined]
+    return parse
+
+
+def plugin_parse(plugin: Any) -> Parse:
+    """A Parse over an in-process stream plugin (parse_stream(source)): its process stays."""
+    from harness.plugins.base import ParseError, Unsupported
+
+    def run(source: Any) -> Outcome:
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):  # the library's advice, printed per stream
+                return Outcome(list(plugin.parse_stream(source)))
+        except ParseError as e:
+            return Outcome(list(e.events), e.kind, e.offset)
+        except Unsupported:
+            return Outcome([], "Unsupported", None)
+    return _serving_parse(run)
+
+
+class TesteeCrash(Exception):
+    """A one-shot stream command died or broke the contract (harness/plugins/oneshot.py)."""
+
+
+def command_parse(command: str, timeout: float = 600.0, memory_mb: int = 4096) -> tuple[Parse, Any]:
+    """(Parse, its Hello) for `--parser-stream CMD`: the command is run once per input with the
+    StreamSource as flags, under the harness's isolation. Its own time limit is a backstop: the
+    engines' per-input timer decides what is a hang."""
+    from harness.isolation import Limits
+    from harness.plugins import launch
+    from harness.plugins.protocol import CRASH, ERROR, EVENTS, SKIPPED, TIMEOUT
+
+    testee = launch.stream_command(command, Limits(timeout, memory_mb))
+    hello = testee.hello()
+    if hello.unavailable:
+        raise RuntimeError(f"stream command {command!r} is unavailable here: {hello.unavailable}")
+
+    def run(source: Any) -> Outcome:
+        reply = testee.parse(SERVED_NAME, source)
+        if reply.status == EVENTS:
+            return Outcome(list(reply.events))
+        if reply.status == ERROR and reply.error is not None:
+            return Outcome(list(reply.events), reply.error.kind, reply.error.offset)
+        if reply.status == SKIPPED:
+            return Outcome([], "Unsupported", None)
+        if reply.status in (CRASH, TIMEOUT):
+            raise TesteeCrash(f"{reply.status}: {reply.detail}")
+        raise RuntimeError(f"stream command {command!r}: {reply.status}: {reply.detail}")
+    return _serving_parse(run), hello
