@@ -31,8 +31,6 @@ Stream specifics, so that the shared judgement stays right:
 """
 from __future__ import annotations
 
-import contextlib
-import io
 import os
 import shutil
 import struct
@@ -246,8 +244,7 @@ def plugin_parse(plugin: Any) -> Parse:
 
     def run(source: Any) -> Outcome:
         try:
-            with contextlib.redirect_stdout(io.StringIO()):  # the library's advice, printed per stream
-                return Outcome(list(plugin.parse_stream(source)))
+            return Outcome(list(plugin.parse_stream(source)))
         except ParseError as e:
             return Outcome(list(e.events), e.kind, e.offset)
         except Unsupported:
