@@ -170,11 +170,12 @@ def differential_parse(spec: str) -> Parse:
     parse, plugin = _plugin_parse(spec)
     caps = plugin.capabilities
     reference = getattr(parse, "reference", oracle_parse)  # a stream parse's: the events as sent
+    compared = getattr(parse, "compared", lambda o: o)  # ... and what it reported of them
 
     def both(data: bytes) -> Outcome:
         got = parse(data)
         if got.error_kind != "Unsupported" and got.disagreement is None:
-            got.disagreement, got.disagreement_key = disagreement(reference(data), got, caps)
+            got.disagreement, got.disagreement_key = disagreement(reference(data), compared(got), caps)
         return got
     return both
 

@@ -31,6 +31,7 @@ Stream specifics, so that the shared judgement stays right:
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 import struct
@@ -47,8 +48,9 @@ SERVED_NAME = "binlog.000001"
 COMMAND_PREFIX = "stream-cmd:"  # a fuzz --parser spec naming a one-shot stream command
 HEADER_LEN = 19
 MAX_EVENT_SIZE = 1 << 30  # the server's PACKET_MAX_SIZE: larger sizes are "too large" (dump.py)
-_HEADER = struct.Struct("<IBIII")  # timestamp, type_code, server_id, event_size, log_pos
+_HEADER = struct.Struct("<IBIIIH")  # timestamp, type_code, server_id, event_size, log_pos, flags
 NOT_SERVED = "NotServed"
+UNREPORTED = "_unreported"
 SENDER_TYPES = ("ROTATE_EVENT", "FORMAT_DESCRIPTION_EVENT")  # resent by a dump with log_pos 0
 HEARTBEATS = ("HEARTBEAT_LOG_EVENT", "HEARTBEAT_LOG_EVENT_V2")
 LOG_EVENT_ARTIFICIAL_F = 0x20
@@ -56,11 +58,12 @@ LOG_EVENT_ARTIFICIAL_F = 0x20
 
 @dataclass(frozen=True)
 class Frame:
-    """One event the primary sends, as its header says."""
+    """One event the primary sends, as its header says, and where it starts in the file."""
 
     type_code: int
     event_size: int
     log_pos: int
+    start: int = 0
 
 
 @dataclass(frozen=True)
@@ -81,10 +84,10 @@ def served_frames(data: bytes) -> Served:
     while pos < end:
         if end - pos < HEADER_LEN:
             return Served(frames, False)
-        _ts, type_code, _sid, size, log_pos = _HEADER.unpack_from(data, pos)
+        _ts, type_code, _sid, size, log_pos, _flags = _HEADER.unpack_from(data, pos)
         if size < HEADER_LEN or size > MAX_EVENT_SIZE or size > end - pos:
             return Served(frames, False)
-        frames.append(Frame(type_code, size, log_pos))
+        frames.append(Frame(type_code, size, log_pos, pos))
         pos += size
     return Served(frames, True)
 
@@ -143,6 +146,51 @@ def phantom(served: Served, events: list[dict[str, Any]]) -> str | None:
             return (f"event {j} ({e.get('type')}, log_pos {key[0]}, size {key[1]}) was never sent: "
                     f"no served event has that log_pos and size")
     return None
+
+
+def _sent_as(f: Frame, e: dict[str, Any]) -> bool:
+    """Whether reported event e is frame f (log_pos 0 inside MariaDB 11 transactions: by size)."""
+    return (e.get("event_size") == f.event_size and e.get("next_position") in (f.log_pos, 0, None)
+            and e.get("type_code", f.type_code) == f.type_code)
+
+
+def unreported(data: bytes, f: Frame) -> dict[str, Any]:
+    """The header of a sent event the parser does not report (its capabilities say so): the
+    operators' promises about it are then kept vacuously, not broken."""
+    ts, type_code, server_id, size, log_pos, flags = _HEADER.unpack_from(data, f.start)
+    return {UNREPORTED: True, "timestamp": ts, "type_code": type_code, "server_id": server_id,
+            "event_size": size, "next_position": log_pos, "flags": flags}
+
+
+def in_file_order(data: bytes, served: Served, events: list[dict[str, Any]], finished: bool,
+                  reports: Callable[[int], bool]) -> list[dict[str, Any]]:
+    """A parser that reports only some event types (capabilities every_event false), its events
+    in the places of the events sent, the others as `unreported` headers: the operators'
+    promises name events by their index in the file. Events that align with nothing sent are
+    left as reported (phantom() reports them). After the last reported event of a parser that
+    stopped on an error, only events of types it never reports are filled in: the next one of a
+    type it reports is where it stopped."""
+    out: list[dict[str, Any]] = []
+    j = 0
+    for n, e in enumerate(events):
+        k = next((i for i in range(j, len(served.frames)) if _sent_as(served.frames[i], e)), None)
+        if k is None:
+            return out + events[n:]
+        out += [unreported(data, f) for f in served.frames[j:k]]
+        out.append(e)
+        j = k + 1
+    for f in served.frames[j:]:
+        if not finished and reports(f.type_code):
+            break
+        out.append(unreported(data, f))
+    return out
+
+
+def reported(out: Outcome) -> Outcome:
+    """The outcome without `unreported` placeholders (what is compared with the oracle)."""
+    if not any(UNREPORTED in e for e in out.events):
+        return out
+    return dataclasses.replace(out, events=[e for e in out.events if UNREPORTED not in e])
 
 
 def as_streamed(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -205,13 +253,27 @@ class MutantPrimary:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
-def _judged(served: Served, out: Outcome) -> Outcome:
+def _reports(caps: Any) -> Callable[[int], bool]:
+    """Whether the parser reports events of a type code (its capabilities)."""
+    from oracle.event_types import EventType
+
+    def reports(code: int) -> bool:
+        try:
+            return caps.reports_type(EventType(code).name)
+        except ValueError:  # a code no server defines: reported, if at all, as unknown
+            return True
+    return reports
+
+
+def _judged(data: bytes, served: Served, out: Outcome, caps: Any) -> Outcome:
     out.events = as_streamed(out.events)
     out.transport = STREAM
     why = phantom(served, out.events)
     if why is not None:
         out.disagreement, out.disagreement_key = f"reported an event the primary never sent: {why}", \
             "stream:not-sent"
+    elif not caps.every_event:
+        out.events = in_file_order(data, served, out.events, out.accepted, _reports(caps))
     return out
 
 
@@ -223,7 +285,7 @@ def reference(data: bytes) -> Outcome:
     return ref
 
 
-def _serving_parse(run: Callable[[Any], Outcome]) -> Parse:
+def _serving_parse(run: Callable[[Any], Outcome], caps: Any) -> Parse:
     """A Parse that serves each input and hands the StreamSource to `run`."""
     primary = MutantPrimary()
 
@@ -232,8 +294,9 @@ def _serving_parse(run: Callable[[Any], Outcome]) -> Parse:
         source = primary.serve(data, served.end_position)
         if source is None:
             return Outcome([], NOT_SERVED, 0, transport=STREAM)
-        return _judged(served, run(source))
+        return _judged(data, served, run(source), caps)
     parse.reference = reference  # type: ignore[attr-defined]
+    parse.compared = reported  # type: ignore[attr-defined]
     parse.primary = primary  # type: ignore[attr-defined]
     return parse
 
@@ -249,7 +312,7 @@ def plugin_parse(plugin: Any) -> Parse:
             return Outcome(list(e.events), e.kind, e.offset)
         except Unsupported:
             return Outcome([], "Unsupported", None)
-    return _serving_parse(run)
+    return _serving_parse(run, plugin.capabilities)
 
 
 class TesteeCrash(Exception):
@@ -280,4 +343,4 @@ def command_parse(command: str, timeout: float = 600.0, memory_mb: int = 4096) -
         if reply.status in (CRASH, TIMEOUT):
             raise TesteeCrash(f"{reply.status}: {reply.detail}")
         raise RuntimeError(f"stream command {command!r}: {reply.status}: {reply.detail}")
-    return _serving_parse(run), hello
+    return _serving_parse(run, hello.capabilities), hello
