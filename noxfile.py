@@ -133,12 +133,25 @@ def fuzz(session: nox.Session) -> None:
     """Coverage-guided atheris session against any parser plugin (issue 7): structure-aware
     mutator from harness/mutations, seeds from corpus/ and the external binlogs, the type-code and
     status-variable dictionary; reproducers and summary.json in build/fuzz/<parser>/. Posargs go to
-    `python -m harness fuzz` (e.g. --parser mysqlbinlog --seconds 600 --differential)."""
+    `python -m harness fuzz` (e.g. --parser mysqlbinlog --seconds 600 --differential). A stream
+    parser (--parser python-mysql-replication, --parser zongji-vlasky, --parser-stream "CMD") is
+    served every input by the harness's primary; --engine mutate runs the catalogue walk instead."""
     session.install("-e", ".[fuzz,parsers,servers]")
     args = list(session.posargs)
-    if "--parser" not in args:
+    if _option(args, "--parser") is None and _option(args, "--parser-stream") is None:
         args += ["--parser", "oracle"]
-    parser = args[args.index("--parser") + 1]
-    if "--out" not in args:
-        args += ["--out", f"build/fuzz/{parser}"]
-    session.run("python", "-m", "harness", "fuzz", "--engine", "atheris", *args)
+    if _option(args, "--out") is None:
+        label = _option(args, "--parser") or "parser-stream"
+        args += ["--out", f"build/fuzz/{label}"]
+    engine = [] if _option(args, "--engine") else ["--engine", "atheris"]
+    session.run("python", "-m", "harness", "fuzz", *engine, *args)
+
+
+def _option(args: list[str], name: str) -> str | None:
+    """The value of `name VALUE` or `name=VALUE` in args, None when absent."""
+    for i, a in enumerate(args):
+        if a == name and i + 1 < len(args):
+            return args[i + 1]
+        if a.startswith(name + "="):
+            return a.split("=", 1)[1]
+    return None
