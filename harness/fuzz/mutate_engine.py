@@ -126,7 +126,7 @@ def check_one(plan: Plan, seed_name: str, seed_outcome: Outcome, parse: Parse, t
         signal.setitimer(signal.ITIMER_REAL, 0)
     note["outcome"] = got.summary()
     status = "accepted" if got.accepted else f"rejected:{got.error_kind}"
-    why = violation(m, seed_outcome, got)
+    why = getattr(parse, "violation", violation)(m, seed_outcome, got)  # a stream parse's: stream_target
     if why is None:
         if got.disagreement is None:
             return status, None

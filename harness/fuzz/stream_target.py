@@ -164,12 +164,14 @@ def unreported(data: bytes, f: Frame) -> dict[str, Any]:
 
 def in_file_order(data: bytes, served: Served, events: list[dict[str, Any]], finished: bool,
                   reports: Callable[[int], bool]) -> list[dict[str, Any]]:
-    """A parser that reports only some event types (capabilities every_event false), its events
-    in the places of the events sent, the others as `unreported` headers: the operators'
-    promises name events by their index in the file. Events that align with nothing sent are
-    left as reported (phantom() reports them). After the last reported event of a parser that
-    stopped on an error, only events of types it never reports are filled in: the next one of a
-    type it reports is where it stopped."""
+    """The reported events in the places of the events in the file, the others (a parser that
+    reports only some types: capabilities every_event false; an event the primary did not send)
+    as `unreported` headers: the operators' promises name events by their index in the file. Events that align with nothing sent are
+    left as reported (phantom() reports them). After the last reported event: all the events
+    sent when the parser read to the end, or when the dump itself ends with ERR 1236 (a client
+    meets it after all of them); else, the parser having stopped on an error of its own, only
+    events of types it never reports: the next one of a type it reports is where it stopped.
+    The primary's own gaps (MariaDB events a client did not ask for) are filled in the same way."""
     out: list[dict[str, Any]] = []
     j = 0
     for n, e in enumerate(events):
@@ -180,7 +182,7 @@ def in_file_order(data: bytes, served: Served, events: list[dict[str, Any]], fin
         out.append(e)
         j = k + 1
     for f in served.frames[j:]:
-        if not finished and reports(f.type_code):
+        if not finished and served.whole and reports(f.type_code):
             break
         out.append(unreported(data, f))
     return out
@@ -272,9 +274,32 @@ def _judged(data: bytes, served: Served, out: Outcome, caps: Any) -> Outcome:
     if why is not None:
         out.disagreement, out.disagreement_key = f"reported an event the primary never sent: {why}", \
             "stream:not-sent"
-    elif not caps.every_event:
+    else:
         out.events = in_file_order(data, served, out.events, out.accepted, _reports(caps))
     return out
+
+
+def stream_violation(m: Any, seed: Outcome, got: Outcome, data: bytes | None = None) -> str | None:
+    """outcome.violation, but a header change that steers a stream client is not a promise a
+    stream parser can keep: log_pos is where it takes an event's position and the end of the
+    stream from (a larger one ends the read early: end_position), and an event flagged
+    LOG_EVENT_ARTIFICIAL_F is one a sender made up, which clients leave out. Those mutants keep
+    only "no crash, and the events before it as in the seed"."""
+    from harness.mutations import Expect
+
+    from .outcome import violation
+    frames = served_frames(data if data is not None else m.data).frames
+    i = m.event_index
+    steered = "next_position" in m.changed or (
+        i is not None and i < len(frames) and _flags(data if data is not None else m.data, frames[i])
+        & LOG_EVENT_ARTIFICIAL_F)
+    if m.expect is Expect.MUST_ACCEPT_WITH_CHANGE and steered:
+        m = dataclasses.replace(m, expect=Expect.ANY_CLEAN)
+    return violation(m, seed, got, data)
+
+
+def _flags(data: bytes, f: Frame) -> int:
+    return _HEADER.unpack_from(data, f.start)[5]
 
 
 def reference(data: bytes) -> Outcome:
@@ -297,6 +322,7 @@ def _serving_parse(run: Callable[[Any], Outcome], caps: Any) -> Parse:
         return _judged(data, served, run(source), caps)
     parse.reference = reference  # type: ignore[attr-defined]
     parse.compared = reported  # type: ignore[attr-defined]
+    parse.violation = stream_violation  # type: ignore[attr-defined]
     parse.primary = primary  # type: ignore[attr-defined]
     return parse
 
