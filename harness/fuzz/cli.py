@@ -167,7 +167,8 @@ def _parse(args: argparse.Namespace) -> Callable:
 def _seeds(args: argparse.Namespace):
     seeds = load_seeds(args.seeds if args.seeds is not None else default_seed_dirs(),
                        args.max_seed_bytes, args.windows)
-    from .stream_target import STREAM, streamable_seeds, transport_of
+    from .stream_frames import streamable_seeds
+    from .stream_target import STREAM, transport_of
     if transport_of(args.parser) == STREAM:
         seeds = streamable_seeds(seeds, lambda line: print(line, file=sys.stderr, flush=True))
     return seeds
