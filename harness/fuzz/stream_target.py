@@ -32,6 +32,7 @@ Stream specifics, so that the shared judgement stays right:
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import shutil
 import tempfile
@@ -42,6 +43,7 @@ from typing import Any, Callable
 from .outcome import Outcome, Parse, oracle_parse
 from .stream_frames import (
     LOG_EVENT_ARTIFICIAL_F,
+    UNREPORTED,
     Served,
     as_streamed,
     flags_of,
@@ -157,23 +159,35 @@ def _judged(data: bytes, served: Served, out: Outcome, caps: Any) -> Outcome:
     return out
 
 
-def stream_violation(m: Any, seed: Outcome, got: Outcome, data: bytes | None = None) -> str | None:
-    """outcome.violation, but a header change that steers a stream client is not a promise a
-    stream parser can keep: log_pos is where it takes an event's position and the end of the
-    stream from (a larger one ends the read early: end_position), and an event flagged
-    LOG_EVENT_ARTIFICIAL_F is one a sender made up, which clients leave out. Those mutants keep
-    only "no crash, and the events before it as in the seed"."""
+def stream_violation(m: Any, seed: Outcome, got: Outcome, data: bytes | None = None,
+                     caps: Any = None) -> str | None:
+    """outcome.violation, but a MUST_ACCEPT_WITH_CHANGE mutant keeps only "no crash, and the
+    events before it as in the seed" where a stream parser cannot show the change:
+    - a header change that steers a stream client: log_pos is where it takes an event's position
+      and the end of the stream from (a larger one ends the read early: end_position), and an
+      event flagged LOG_EVENT_ARTIFICIAL_F is one a sender made up, which clients leave out;
+    - the parser does not report the mutated event (an ignorable undefined type skipped, a type
+      outside its capabilities), or none of the fields changed (its capabilities' header)."""
     from harness.mutations import Expect
 
     from .outcome import violation
-    frames = served_frames(data if data is not None else m.data).frames
+    sent = data if data is not None else m.data
+    frames = served_frames(sent).frames
     i = m.event_index
     steered = "next_position" in m.changed or (
-        i is not None and i < len(frames) and flags_of(data if data is not None else m.data, frames[i])
-        & LOG_EVENT_ARTIFICIAL_F)
-    if m.expect is Expect.MUST_ACCEPT_WITH_CHANGE and steered:
+        i is not None and i < len(frames) and flags_of(sent, frames[i]) & LOG_EVENT_ARTIFICIAL_F)
+    unseen = i is not None and i < len(got.events) and UNREPORTED in got.events[i]
+    if m.expect is Expect.MUST_ACCEPT_WITH_CHANGE and (steered or unseen or not _shows_any(caps, m.changed)):
         m = dataclasses.replace(m, expect=Expect.ANY_CLEAN)
     return violation(m, seed, got, data)
+
+
+def _shows_any(caps: Any, fields: frozenset[str]) -> bool:
+    """Whether a parser with these capabilities reports any of these top-level event fields."""
+    if caps is None or not fields:
+        return True
+    header = {h.split(".")[0] for h in caps.header}
+    return any(f in header or (f == "body" and bool(caps.bodies)) for f in fields)
 
 
 def reference(data: bytes) -> Outcome:
@@ -196,7 +210,7 @@ def _serving_parse(run: Callable[[Any], Outcome], caps: Any) -> Parse:
         return _judged(data, served, run(source), caps)
     parse.reference = reference  # type: ignore[attr-defined]
     parse.compared = reported  # type: ignore[attr-defined]
-    parse.violation = stream_violation  # type: ignore[attr-defined]
+    parse.violation = functools.partial(stream_violation, caps=caps)  # type: ignore[attr-defined]
     parse.primary = primary  # type: ignore[attr-defined]
     return parse
 
