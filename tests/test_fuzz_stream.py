@@ -17,6 +17,7 @@ from harness.fuzz.mutate_engine import Settings, run
 from harness.fuzz.outcome import differential_parse, oracle_parse, plugin_parse
 from harness.fuzz.seeds import load_seeds
 from harness.fuzz.stream_target import NOT_SERVED, as_streamed, served_frames
+from tests.peers_fixtures import installed  # noqa: F401 (a fixture)
 
 pytest.importorskip("pymysqlreplication")
 
@@ -165,3 +166,16 @@ def test_the_one_shot_stream_command_path(seeds, tmp_path):
     assert set(summary["per_operator"]["header_timestamp"]) == {"accepted"}
     # the one-shot reader does not verify checksums either
     assert summary["findings"]["by_kind"][F.BAD_CRC] == summary["per_operator"]["crc_flip_bit"][F.BAD_CRC]
+
+
+def test_a_node_peer_is_fuzzed_over_the_wire(installed, seeds, tmp_path):  # noqa: F811
+    """zongji-vlasky (npm @vlasky/zongji, a real Node client) reports only some event types and
+    neither flags nor server_id: its events are put back in the file's places, so a changed
+    timestamp is judged on the event it changed, and the session classifies every input."""
+    summary = run(seeds[:1], Settings(seed=2, count=8, operators=("header_timestamp", "crc_flip_bit"),
+                                      timeout=60, out_dir=tmp_path), parse=plugin_parse("zongji-vlasky"))
+    per_op = summary["per_operator"]
+    assert summary["inputs"] == 8
+    assert set(per_op["header_timestamp"]) == {"accepted"}, summary["findings"]["signatures"]
+    assert all(s == F.BAD_CRC or s.startswith("rejected:") for s in per_op["crc_flip_bit"]), per_op
+    assert summary["findings"]["by_kind"][F.BAD_CRC] == per_op["crc_flip_bit"].get(F.BAD_CRC, 0)
