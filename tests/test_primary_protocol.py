@@ -167,11 +167,16 @@ def test_a_dump_of_a_missing_file_or_position_gets_1236(tmp_path: Path, file: st
         assert c.closed_within(5)
 
 
-def test_a_truncated_file_ends_the_dump_with_the_coordinates(tmp_path: Path) -> None:
+@pytest.mark.parametrize("where", ["header", "body"])
+def test_a_truncated_file_ends_the_dump_with_the_coordinates(tmp_path: Path, where: str) -> None:
+    """Cut in the last event's header or body: the events before it, then ERR 1236, never a partial
+    packet of the cut event (the real sender reads an event whole before sending it)."""
     data = (MYSQL_CASE / "binlog.000001").read_bytes()
+    last = list(walk(data, verify_checksums=False))[-1]
+    keep = last.offset + (10 if where == "header" else 19 + 2)  # 19: the v4 header
     cut = tmp_path / "cut"
     cut.mkdir()
-    (cut / "binlog.000001").write_bytes(data[:len(data) - 30])
+    (cut / "binlog.000001").write_bytes(data[:keep])
     with serving([cut], tmp_path, password="") as served:
         c = RawClient(served)
         c.login()

@@ -17,6 +17,7 @@ file is open. The connection ends after a dump either way.
 """
 from __future__ import annotations
 
+import os
 import struct
 import threading
 import zlib
@@ -374,6 +375,9 @@ class BinlogSender:
     def _send_events(self, f: BinaryIO, pos: int) -> int:
         skipped_to = 0
         crc = self._crc_on()
+        # The real sender reads an event whole before it sends a byte of it, so a cut last event
+        # ends the dump with ERR 1236 and nothing of it; we stream events, so check the length first.
+        file_size = os.fstat(f.fileno()).st_size
         while True:
             header = f.read(V4_HEADER_LEN)
             if not header:
@@ -406,6 +410,8 @@ class BinlogSender:
                 pos += size
                 continue
             else:
+                if pos + size > file_size:
+                    raise self._error("truncated")
                 try:
                     self.io.write_streamed(1 + size, b"\0" + header, f.read)
                 except EOFError:
