@@ -99,7 +99,9 @@ def spark(session: nox.Session) -> None:
     session.install("-e", ".[spark,parsers]")
     corpora = [a for c in ("corpus", EXTERNAL) if Path(c).is_dir() and any(Path(c).iterdir())
                for a in ("--corpus", c)]
-    parsers = [] if "--parser" in session.posargs else ["--parser", "oracle"]
+    named = any(_option(list(session.posargs), o) is not None
+                for o in ("--parser", "--parser-cmd", "--parser-persistent", "--parser-stream"))
+    parsers = [] if named else ["--parser", "oracle"]
     session.run("python", "-m", "spark_checks", "run", *corpora, *parsers, "--mutants", "10",
                 "--out", "build/spark", *session.posargs)
 
