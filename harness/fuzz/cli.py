@@ -9,7 +9,9 @@ Every run ends with one summary line (inputs run, per second, findings by kind) 
 there is no finding, 1 when there is (2 on bad usage, or when no input could run). --differential also decodes every input
 with the oracle and counts any disagreement with it as a finding. The older forms
 `python -m harness fuzz mutate ...` / `python -m harness.fuzz atheris ...` still work: a leading
-engine name is the same as --engine.
+engine name is the same as --engine. A stream parser (a plugin whose transport is "stream", or
+`--parser-stream CMD`) is served every input by the harness's primary (stream_target.py), with
+any engine; the summary says `"transport": "stream"`.
 """
 from __future__ import annotations
 
