@@ -21,9 +21,7 @@ the Annotate_rows this reader cannot ask for).
 
 Errors: MalformedBinLogEvent and StatusVariableMismatch are the library's clean rejections;
 an ERR packet from the primary (ERR 1236 at the bad bytes of a broken file) reaches the user as
-pymysql's OperationalError, reported as a clean `ReplicationError` with the events before it, as
-is pymysql's InternalError, its typed complaint about a broken packet stream ("Packet sequence
-number wrong": a cut or garbled stream, found by fuzzing over the wire);
+pymysql's OperationalError, reported as a clean `ReplicationError` with the events before it;
 any other exception is a crash of the library."""
 from __future__ import annotations
 
@@ -69,7 +67,7 @@ class PyMysqlReplicationStreamParser(LibraryParser):
                           "python-mysql-replication-file")
 
     def parse_stream(self, source: StreamSource) -> list[dict[str, Any]]:
-        from pymysql.err import InternalError, OperationalError
+        from pymysql.err import OperationalError
         from pymysqlreplication.exceptions import MalformedBinLogEvent, StatusVariableMismatch
         reader = _reader(source)
         events: list[dict[str, Any]] = []
@@ -91,7 +89,7 @@ class PyMysqlReplicationStreamParser(LibraryParser):
                     file = event.next_binlog
         except (MalformedBinLogEvent, StatusVariableMismatch) as e:
             raise ParseError(type(e).__name__, str(e), _offset(events), events) from e
-        except (OperationalError, InternalError) as e:
+        except OperationalError as e:
             raise ParseError("ReplicationError", str(e), _offset(events), events) from e
         finally:
             reader.close()
