@@ -9,6 +9,16 @@ nox.options.reuse_existing_virtualenvs = True
 EXTERNAL = "../shared/external-binlogs"
 
 
+def _option(args: list[str], name: str) -> str | None:
+    """The value of `name VALUE` or `name=VALUE` in args, None when absent."""
+    for i, a in enumerate(args):
+        if a == name and i + 1 < len(args):
+            return args[i + 1]
+        if a.startswith(name + "="):
+            return a.split("=", 1)[1]
+    return None
+
+
 @nox.session
 def tests(session: nox.Session) -> None:
     """The whole test suite. With CI=true, tests that need a server fail instead of skipping."""
@@ -137,7 +147,8 @@ def fuzz(session: nox.Session) -> None:
     status-variable dictionary; reproducers and summary.json in build/fuzz/<parser>/. Posargs go to
     `python -m harness fuzz` (e.g. --parser mysqlbinlog --seconds 600 --differential). A stream
     parser (--parser python-mysql-replication, --parser zongji-vlasky, --parser-stream "CMD") is
-    served every input by the harness's primary; --engine mutate runs the catalogue walk instead."""
+    served every input by the harness's primary; --engine mutate in posargs runs the catalogue walk
+    instead (the last --engine wins)."""
     session.install("-e", ".[fuzz,parsers,servers]")
     args = list(session.posargs)
     if _option(args, "--parser") is None and _option(args, "--parser-stream") is None:
@@ -145,15 +156,5 @@ def fuzz(session: nox.Session) -> None:
     if _option(args, "--out") is None:
         label = _option(args, "--parser") or "parser-stream"
         args += ["--out", f"build/fuzz/{label}"]
-    engine = [] if _option(args, "--engine") else ["--engine", "atheris"]
-    session.run("python", "-m", "harness", "fuzz", *engine, *args)
+    session.run("python", "-m", "harness", "fuzz", "--engine", "atheris", *args)
 
-
-def _option(args: list[str], name: str) -> str | None:
-    """The value of `name VALUE` or `name=VALUE` in args, None when absent."""
-    for i, a in enumerate(args):
-        if a == name and i + 1 < len(args):
-            return args[i + 1]
-        if a.startswith(name + "="):
-            return a.split("=", 1)[1]
-    return None
