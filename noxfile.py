@@ -157,4 +157,3 @@ def fuzz(session: nox.Session) -> None:
         label = _option(args, "--parser") or "parser-stream"
         args += ["--out", f"build/fuzz/{label}"]
     session.run("python", "-m", "harness", "fuzz", "--engine", "atheris", *args)
-
