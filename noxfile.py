@@ -9,6 +9,16 @@ nox.options.reuse_existing_virtualenvs = True
 EXTERNAL = "../shared/external-binlogs"
 
 
+def _option(args: list[str], name: str) -> str | None:
+    """The value of `name VALUE` or `name=VALUE` in args, None when absent."""
+    for i, a in enumerate(args):
+        if a == name and i + 1 < len(args):
+            return args[i + 1]
+        if a.startswith(name + "="):
+            return a.split("=", 1)[1]
+    return None
+
+
 @nox.session
 def tests(session: nox.Session) -> None:
     """The whole test suite. With CI=true, tests that need a server fail instead of skipping."""
@@ -99,7 +109,9 @@ def spark(session: nox.Session) -> None:
     session.install("-e", ".[spark,parsers]")
     corpora = [a for c in ("corpus", EXTERNAL) if Path(c).is_dir() and any(Path(c).iterdir())
                for a in ("--corpus", c)]
-    parsers = [] if "--parser" in session.posargs else ["--parser", "oracle"]
+    named = any(_option(list(session.posargs), o) is not None
+                for o in ("--parser", "--parser-cmd", "--parser-persistent", "--parser-stream"))
+    parsers = [] if named else ["--parser", "oracle"]
     session.run("python", "-m", "spark_checks", "run", *corpora, *parsers, "--mutants", "10",
                 "--out", "build/spark", *session.posargs)
 
@@ -133,14 +145,17 @@ def fuzz(session: nox.Session) -> None:
     """Coverage-guided atheris session against any parser plugin (issue 7): structure-aware
     mutator from harness/mutations, seeds from corpus/ and the external binlogs, the type-code and
     status-variable dictionary; reproducers and summary.json in build/fuzz/<parser>/. Posargs go to
-    `python -m harness fuzz` (e.g. --parser mysqlbinlog --seconds 600 --differential)."""
+    `python -m harness fuzz` (e.g. --parser mysqlbinlog --seconds 600 --differential). A stream
+    parser (--parser python-mysql-replication, --parser zongji-vlasky, --parser-stream "CMD") is
+    served every input by the harness's primary; --engine mutate in posargs runs the catalogue walk
+    instead (the last --engine wins)."""
     session.install("-e", ".[fuzz,parsers,servers]")
     args = list(session.posargs)
-    if "--parser" not in args:
+    if _option(args, "--parser") is None and _option(args, "--parser-stream") is None:
         args += ["--parser", "oracle"]
-    parser = args[args.index("--parser") + 1]
-    if "--out" not in args:
-        args += ["--out", f"build/fuzz/{parser}"]
+    if _option(args, "--out") is None:
+        label = _option(args, "--parser") or "parser-stream"
+        args += ["--out", f"build/fuzz/{label}"]
     session.run("python", "-m", "harness", "fuzz", "--engine", "atheris", *args)
 
 

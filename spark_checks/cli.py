@@ -26,6 +26,9 @@ def _add_inputs(p: argparse.ArgumentParser, corpus_required: bool) -> None:
                    help="a one-shot command parser (docs/plugin-contract.md) (repeatable)")
     p.add_argument("--parser-persistent", action="append", default=[], metavar="CMD",
                    help="a persistent command parser (repeatable)")
+    p.add_argument("--parser-stream", action="append", default=[], metavar="CMD",
+                   help="a one-shot stream command: each executor serves it every input from its own "
+                        "primary on 127.0.0.1 (repeatable; stream plugins go with --parser)")
     p.add_argument("--mutants", type=int, default=0, metavar="N", help="mutants per case (default 0)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="mutation seed (default 0)")
     p.add_argument("--timeout", type=float, default=60.0, help="seconds per file and parser (default 60)")
@@ -34,9 +37,11 @@ def _add_inputs(p: argparse.ArgumentParser, corpus_required: bool) -> None:
 
 def _settings(args: argparse.Namespace, out: str) -> job.Settings:
     limits = job.Settings([], [], out, timeout=args.timeout, memory_mb=args.memory_mb).limits()
-    specs = parsers.resolve(args.parser, args.parser_cmd, args.parser_persistent, limits)
+    specs = parsers.resolve(args.parser, args.parser_cmd, args.parser_persistent, limits,
+                            getattr(args, "parser_stream", []))
     if not specs:
-        raise ValueError("name a parser: --parser NAME, --parser-cmd CMD or --parser-persistent CMD")
+        raise ValueError("name a parser: --parser NAME, --parser-cmd CMD, --parser-persistent CMD "
+                         "or --parser-stream CMD")
     return job.Settings(args.corpus, specs, out, args.mutants, args.seed,
                         getattr(args, "partitions", 0), args.timeout, args.memory_mb,
                         int(getattr(args, "inline_max_mb", DEFAULT_INLINE_MAX / 2**20) * 2**20))

@@ -146,7 +146,8 @@ def row(item: Item, r: CaseResult, size: int) -> dict[str, Any]:
             "n_diffs": r.n_diffs, "diff_summary": diff_summary(r),
             "diffs_json": json.dumps(r.diffs, ensure_ascii=False), "server_version": r.server_version,
             "event_types": list(r.event_types), "failed_types": list(r.failed_types),
-            "duration": float(r.duration), "input_bytes": size, "log": r.log[-2000:]}
+            "duration": float(r.duration), "input_bytes": size, "log": r.log[-2000:],
+            "transport": r.transport}
 
 
 def check(items: Iterable[Item], specs: list[ParserSpec], limits: Limits) -> Iterator[dict[str, Any]]:

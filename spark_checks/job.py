@@ -58,7 +58,7 @@ def result_schema():
             ("mutation", s), ("expect", s), ("parser", s), ("outcome", s), ("message", s),
             ("n_diffs", LongType()), ("diff_summary", s), ("diffs_json", s), ("server_version", s),
             ("event_types", ArrayType(s)), ("failed_types", ArrayType(s)), ("duration", DoubleType()),
-            ("input_bytes", LongType()), ("log", s)]
+            ("input_bytes", LongType()), ("log", s), ("transport", s)]
     return StructType([StructField(name, t, n) for name, t in cols])
 
 

@@ -9,7 +9,9 @@ Every run ends with one summary line (inputs run, per second, findings by kind) 
 there is no finding, 1 when there is (2 on bad usage, or when no input could run). --differential also decodes every input
 with the oracle and counts any disagreement with it as a finding. The older forms
 `python -m harness fuzz mutate ...` / `python -m harness.fuzz atheris ...` still work: a leading
-engine name is the same as --engine.
+engine name is the same as --engine. A stream parser (a plugin whose transport is "stream", or
+`--parser-stream CMD`) is served every input by the harness's primary (stream_target.py), with
+any engine; the summary says `"transport": "stream"`.
 """
 from __future__ import annotations
 
@@ -34,7 +36,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the same as --engine (the older subcommand form)")
     p.add_argument("--engine", choices=ENGINES, default=None, help="default: mutate")
     p.add_argument("--parser", default=None, metavar="NAME",
-                   help="a harness parser plugin (python -m harness list); default: the oracle in-process")
+                   help="a harness parser plugin (python -m harness list); default: the oracle in-process. "
+                        "A stream plugin (python-mysql-replication, the Node peers) is served every input "
+                        "by the harness's primary (harness/fuzz/stream_target.py)")
+    p.add_argument("--parser-stream", default=None, metavar="CMD",
+                   help="a one-shot stream command (docs/plugin-contract.md), served every input by the primary")
     bound = p.add_mutually_exclusive_group()
     bound.add_argument("--seconds", type=float, default=None, help="run for this long")
     bound.add_argument("--count", type=int, default=None,
@@ -82,12 +88,21 @@ def run(args: argparse.Namespace) -> int:
     if args.list:
         return _list_operators()
     engine = _engine(args)
+    if args.parser_stream:
+        if args.parser:
+            print("error: --parser and --parser-stream name one parser each: give one", file=sys.stderr)
+            return EXIT_USAGE
+        from .stream_target import COMMAND_PREFIX
+        args.parser = COMMAND_PREFIX + args.parser_stream  # a spec outcome._plugin_parse knows
     if args.differential and not args.parser:
         print("error: --differential compares a --parser with the oracle: name one", file=sys.stderr)
         return EXIT_USAGE
     started = time.monotonic()
     summary = ENGINE_RUNNERS[engine](args)
     summary.setdefault("elapsed_s", round(time.monotonic() - started, 1))
+    from .stream_target import transport_of
+    summary.setdefault("transport", transport_of(args.parser))
+    _note_transport(args.out, summary["transport"])
     if args.json:
         print(json.dumps({k: v for k, v in summary.items() if k != "per_operator"}, indent=2, default=str))
     print(summary_line(engine, args.parser or "oracle", summary))
@@ -103,8 +118,18 @@ def summary_line(engine: str, parser: str, summary: dict[str, Any]) -> str:
     rate = summary.get("inputs_per_s")
     extra = summary.get("line_extra", "")
     out = f" -> {summary['out']}" if summary.get("out") else ""
-    return (f"fuzz {engine} {parser}: {summary['inputs']} inputs in {summary['elapsed_s']} s "
+    via = f" ({summary['transport']})" if summary.get("transport", "file") != "file" else ""
+    return (f"fuzz {engine} {parser}{via}: {summary['inputs']} inputs in {summary['elapsed_s']} s "
             f"({rate if rate is not None else '?'}/s){extra}; findings: {found}{out}")
+
+
+def _note_transport(out: Path | None, transport: str) -> None:
+    """The run's summary.json says how the parser got its inputs, as its findings' notes do."""
+    path = out / "summary.json" if out else None
+    if path is not None and path.is_file():
+        summary = json.loads(path.read_text())
+        summary["transport"] = transport
+        path.write_text(json.dumps(summary, indent=2, default=str) + "\n")
 
 
 def _list_operators() -> int:
@@ -142,8 +167,13 @@ def _parse(args: argparse.Namespace) -> Callable:
 
 
 def _seeds(args: argparse.Namespace):
-    return load_seeds(args.seeds if args.seeds is not None else default_seed_dirs(),
-                      args.max_seed_bytes, args.windows)
+    seeds = load_seeds(args.seeds if args.seeds is not None else default_seed_dirs(),
+                       args.max_seed_bytes, args.windows)
+    from .stream_frames import streamable_seeds
+    from .stream_target import STREAM, transport_of
+    if transport_of(args.parser) == STREAM:
+        seeds = streamable_seeds(seeds, lambda line: print(line, file=sys.stderr, flush=True))
+    return seeds
 
 
 def _mutate(args: argparse.Namespace) -> dict[str, Any]:
@@ -198,7 +228,8 @@ def _atheris(args: argparse.Namespace) -> dict[str, Any]:
 def _instrumented(parser: str | None) -> tuple[str, ...]:
     """Coverage comes from the Python code that decodes: the oracle always (a differential run
     and the oracle plugin use it), and the plugin's own library when it is Python."""
-    extra = {"python-mysql-replication-file": ("pymysqlreplication",)}
+    extra = {"python-mysql-replication-file": ("pymysqlreplication",),
+             "python-mysql-replication": ("pymysqlreplication",)}
     return ("oracle", *extra.get(parser or "", ()))
 
 

@@ -128,7 +128,7 @@ def check_one(plan: Plan, seed_name: str, seed_outcome: Outcome, parse: Parse, t
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
     status = "accepted" if got.accepted else f"rejected:{got.error_kind}"
-    why = violation(m, seed_outcome, got)
+    why = getattr(parse, "violation", violation)(m, seed_outcome, got)  # a stream parse's: stream_target
     if why is None:
         if got.disagreement is None:
             return status, None

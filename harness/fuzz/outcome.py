@@ -23,6 +23,7 @@ class Outcome:
     # agrees, or no comparison was made).
     disagreement: str | None = None
     disagreement_key: str | None = None  # what makes two disagreements the same (for dedup)
+    transport: str | None = None  # "stream": served by the primary (stream_target.py); None: a file
 
     @property
     def accepted(self) -> bool:
@@ -32,6 +33,8 @@ class Outcome:
         out = {"events": len(self.events), "error": self.error_kind, "offset": self.error_offset}
         if self.disagreement:
             out["disagreement"] = self.disagreement
+        if self.transport:
+            out["transport"] = self.transport
         return out
 
 
@@ -131,10 +134,15 @@ def _plugin_parse(spec: str) -> tuple[Parse, Any]:
     from harness.plugins.base import ParseError, Unsupported
     from harness.plugins.registry import load
 
+    from . import stream_target
+    if spec.startswith(stream_target.COMMAND_PREFIX):  # --parser-stream CMD
+        return stream_target.command_parse(spec[len(stream_target.COMMAND_PREFIX):])
     plugin = load(spec)
     reason = plugin.unavailable_reason()
     if reason:
         raise RuntimeError(f"parser {spec} is unavailable here: {reason}")
+    if getattr(plugin, "transport", "file") == stream_target.STREAM:  # served by the primary
+        return stream_target.plugin_parse(plugin), plugin
     tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
 
     def parse(data: bytes) -> Outcome:
@@ -161,11 +169,13 @@ def differential_parse(spec: str) -> Parse:
     A parser that declines the input (Unsupported) is not compared."""
     parse, plugin = _plugin_parse(spec)
     caps = plugin.capabilities
+    reference = getattr(parse, "reference", oracle_parse)  # a stream parse's: the events as sent
+    compared = getattr(parse, "compared", lambda o: o)  # ... and what it reported of them
 
     def both(data: bytes) -> Outcome:
         got = parse(data)
-        if got.error_kind != "Unsupported":
-            got.disagreement, got.disagreement_key = disagreement(oracle_parse(data), got, caps)
+        if got.error_kind != "Unsupported" and got.disagreement is None:
+            got.disagreement, got.disagreement_key = disagreement(reference(data), compared(got), caps)
         return got
     return both
 

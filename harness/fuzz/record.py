@@ -27,6 +27,7 @@ from harness.mutations import Binlog
 
 from . import findings as F
 from .outcome import Parse, differential_parse, oracle_parse
+from .stream_target import transport_of
 
 BINLOG = "binlog"
 DEFAULT_OUT = Path(__file__).resolve().parents[2] / "corpus" / "findings"
@@ -129,7 +130,8 @@ def main(argv: list[str] | None = None) -> int:
     finding = {"kind": kind, "signature": want, "detail": note["detail"],
                "engine_note": {k: note[k] for k in ("operator", "description", "seed", "rng_seed", "run_seed",
                                                      "profile") if k in note},
-               "found_with": args.found_with, "minimized": not args.no_minimize}
+               "found_with": args.found_with, "minimized": not args.no_minimize,
+               "transport": transport_of(args.parser)}  # stream: each trial was served by the primary
     must = args.must or ("reject it cleanly" if not oracle_parse(data).accepted
                          else "decode it as the oracle does (or reject it cleanly), without crashing")
     print(write_case(args.out, args.parser, data, finding, must))
