@@ -79,6 +79,9 @@ class Primary:
     def _handle(self, sock: socket.socket, addr: tuple, conn_id: int) -> None:
         opts = self.state.options
         self.state.log(f"conn {conn_id} from {addr[0]}:{addr[1]}")
+        # As the real server does (vio_fastsend): a reply goes out at once, not after Nagle's wait
+        # for the client's delayed ACK (a short stream took 138 ms instead of 42 ms).
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         io = PacketIO(sock, opts.max_payload, opts.connect_timeout, opts.write_timeout)
         try:
             Session(io, self.state, conn_id, f"{addr[0]}:{addr[1]}").run()
