@@ -8,7 +8,8 @@ fresh server of the case's image started with the case's own server options (one
 between cases). The replay must write the same event types per statement as the original; the
 schema is then read with the generators' own record_tables (dropped tables from the snapshot
 taken before each DROP), and must agree with the case's Table_maps (generators/table_check.py).
-A case failing either check keeps no `tables`, and the reason is printed.
+A case failing either check keeps no `tables`, and the reason is printed. With --capture the
+same server then serves the case's own files for the dump captures (capture_in_place.py).
 """
 from __future__ import annotations
 
@@ -110,7 +111,8 @@ def annotate_one(server: Server, case_dir: Path, redo: bool, capture: bool) -> O
     running, written = server.version(), case["server"]["version"]
     if not _same_release(running, written):
         return Outcome(case_dir, "skipped", f"the image runs {running}, the case was written by {written}")
-    done, notes = {}, [] if running == written else [f"(server {running})"]
+    done: dict[str, Any] = {}
+    notes = [] if running == written else [f"(server {running})"]
     if redo or "tables" not in case:
         try:
             done["tables"] = replay_tables(server, case_dir, case)

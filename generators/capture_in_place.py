@@ -27,7 +27,7 @@ from typing import Any
 
 from . import docker_env, repl_user
 from .capture_case import capture_case
-from .cases import reset_sql, parse_version
+from .cases import parse_version, reset_sql
 from .server import Server, _wait_ready
 
 _IN_USE = 0x1
