@@ -156,11 +156,15 @@ def _event_summary(ev: bytes) -> dict[str, Any]:
 def _classify_event(ev: bytes, cur: _Cursor) -> dict[str, Any]:
     code, size, log_pos = ev[4], *struct.unpack_from("<II", ev, 9)
     if code == _ROTATE:
-        name = ev[HEADER_LEN + 8:len(ev) - (4 if _has_crc32(ev) else 0)].decode(errors="replace")
         entry = _in_file(ev, cur, size, log_pos)
-        cur.current, cur.next_offset = name, 4
+        cur.current, cur.next_offset = _rotate_name(ev), 4
         return entry
     return _in_file(ev, cur, size, log_pos)
+
+
+def _rotate_name(ev: bytes) -> str:
+    """The file a Rotate event names (after the 8-byte position; before a CRC32 if any)."""
+    return ev[HEADER_LEN + 8:len(ev) - (4 if _has_crc32(ev) else 0)].decode(errors="replace")
 
 
 def _in_file(ev: bytes, cur: _Cursor, size: int, log_pos: int) -> dict[str, Any]:
@@ -246,9 +250,19 @@ def split_at_foreign_file(capture: Mapping[str, Any], files: Mapping[str, bytes]
     """
     messages = list(capture["messages"])
     cut = next((i for i, m in enumerate(messages)
-                if m.get("stream_file") not in (None, *files)), len(messages))
+                if m.get("stream_file") not in (None, *files) or _rotates_out(m, files)),
+               len(messages))
     body = b"".join(p for m in messages[:cut] for p in message_payloads(m, files))
     return _framed(capture["packets"], body), messages[cut:]
+
+
+def _rotates_out(msg: Mapping[str, Any], files: Mapping[str, bytes]) -> bool:
+    """An artificial Rotate to a file the case does not hold. After a file closed by FLUSH the
+    file's own Rotate already names the next file; a file closed by a shutdown ends with a Stop
+    event, so only the server's artificial Rotate says that it goes on into another file."""
+    if msg.get("type") != "ROTATE_EVENT" or "event_hex" not in msg:
+        return False
+    return _rotate_name(bytes.fromhex(msg["event_hex"])) not in files
 
 
 def _messages(stream: Any) -> Iterator[tuple[list[P.Packet], bytes]]:

@@ -84,13 +84,14 @@ def requests_for(flavor: str, first_file: str, server_events: list[dict[str, Any
 
 
 def capture_case(server: Server, case_dir: Path, files: list[str],
-                 server_events: list[dict[str, Any]]) -> dict[str, Any]:
-    """Run every request against `server` (which wrote the case and still holds its binlogs),
-    write <case_dir>/capture.json and return the case.json entry that points at it."""
+                 server_events: list[dict[str, Any]], skip: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """Run every request (but those named in `skip`) against `server` (which holds the case's
+    binlogs), write <case_dir>/capture.json and return the case.json entry that points at it."""
     repl_user.ensure(server)
     data = {n: (case_dir / n).read_bytes() for n in files}
     captures = [capture_dump(server.port, repl_user.USER, repl_user.PASSWORD, req, data)
-                for req in requests_for(server.profile.flavor, files[0], server_events)]
+                for req in requests_for(server.profile.flavor, files[0], server_events)
+                if req.name not in skip]
     doc = {"format": FORMAT_VERSION, "server": {"profile": server.profile.name,
                                                 "version": server.version()},
            "user": {"name": repl_user.USER, "plugin": _plugin(server)},

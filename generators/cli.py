@@ -114,10 +114,12 @@ def main(argv: list[str] | None = None) -> int:
     from .generate import add_commands
     from .capture_case import add_command as add_capture_stream
     from .record_clients import add_command as add_record_clients
+    from .annotate_tables import add_command as add_annotate_tables
 
     add_commands(sub)
     add_record_clients(sub)
     add_capture_stream(sub)
+    add_annotate_tables(sub)
 
     args = ap.parse_args(argv)
     return int(args.func(args) or 0)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -88,15 +88,28 @@ def _text_or_none(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
+def table_maps(expected_files: Iterable[Path]) -> Iterator[dict[str, Any]]:
+    """The body of every Table_map in the canonical decodes, in order, those inside a MySQL
+    Transaction_payload (body.events) included."""
+    for path in expected_files:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if '"TABLE_MAP_EVENT"' in line:
+                yield from _table_map_bodies(json.loads(line))
+
+
+def _table_map_bodies(event: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    body = event.get("body") or {}
+    if event.get("type") == "TABLE_MAP_EVENT":
+        yield body
+    for inner in body.get("events") or []:
+        yield from _table_map_bodies(inner)
+
+
 def mapped_tables(expected_files: Iterable[Path]) -> list[tuple[str, str]]:
     """(schema, table) of every Table_map in the canonical decodes, first appearance first."""
     seen: dict[tuple[str, str], None] = {}
-    for path in expected_files:
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if '"TABLE_MAP_EVENT"' not in line:
-                continue
-            body = json.loads(line).get("body", {})
-            seen.setdefault((str(body.get("schema")), str(body.get("table"))), None)
+    for body in table_maps(expected_files):
+        seen.setdefault((str(body.get("schema")), str(body.get("table"))), None)
     return list(seen)
 
 

@@ -109,6 +109,23 @@ def test_the_part_a_primary_must_match_ends_with_the_case_files() -> None:
         "ROTATE_EVENT", "FORMAT_DESCRIPTION_EVENT", "PREVIOUS_GTIDS_LOG_EVENT", "EOF"]
 
 
+
+@pytest.mark.parametrize("server", ["mysql-9.7", "mariadb-10.11"])
+def test_after_a_file_closed_by_a_shutdown_the_artificial_rotate_is_foreign(server: str) -> None:
+    """A shutdown case's last file ends with a Stop event, not a Rotate: the real server (given
+    the files in place, then restarted) went on with an artificial Rotate to the file it opened
+    at start, which a primary serving only the case cannot name; it starts the foreign part."""
+    case_dir = CORPUS_DIR / server / "shutdown--row"
+    doc = json.loads((case_dir / "capture.json").read_text())
+    files = {n: (case_dir / n).read_bytes() for n in doc["files"]}
+    exact, rest = C.split_at_foreign_file(_by_name(doc)["nonblock"], files)
+    last = doc["files"][-1]
+    expected = (case_dir / f"{last}.expected.jsonl").read_text().splitlines()
+    assert json.loads(expected[-1])["type"] == "STOP_EVENT"
+    assert exact.endswith(files[last][-19:]), "ends with the last file's last event, its Stop"
+    assert rest[0]["type"] == "ROTATE_EVENT" and rest[-1]["response"] == "EOF"
+
+
 # -- against real servers ---------------------------------------------------------------------
 
 @pytest.fixture(scope="module", params=SERVERS)

@@ -23,6 +23,7 @@ is an expected failure that must fail (strict), so fixing it shows up.
 from __future__ import annotations
 
 import json
+import os
 import struct
 import subprocess
 import sys
@@ -45,11 +46,34 @@ from tests.primary_fixtures import ROOT, serving
 pytest.importorskip("pymysql")
 
 CORPUS = ROOT / "corpus"
-CAPTURES = sorted(CORPUS.glob("*/*/capture.json"))
+ALL_CAPTURES = sorted(CORPUS.glob("*/*/capture.json"))
+# Every case has a capture (docs/corpus.md "Annotating committed cases"); comparing them all
+# takes some 20 minutes here, so by default a sample per server: the case captured from the
+# server that wrote it (replica_apply), a multi-file one, one ending in a Stop event, the
+# ddl_dml_basic cases of three configurations (compressed; statement; no checksums), and XA
+# (a known difference on MariaDB, CASE_DIFFERENCES).
+# BINLOG_ALL_CAPTURES=1 compares every capture.
+SAMPLE = frozenset({"replica_apply--row", "rotation--row", "shutdown--row",
+                    "ddl_dml_basic--row-compressed", "ddl_dml_basic--statement",
+                    "ddl_dml_basic--row-minimal", "xa--row"})
+CAPTURES = [p for p in ALL_CAPTURES
+            if os.environ.get("BINLOG_ALL_CAPTURES") == "1" or p.parent.name in SAMPLE]
 _HEARTBEAT_NAMES = {"HEARTBEAT_LOG_EVENT", "HEARTBEAT_LOG_EVENT_V2"}
 
 # (profile, request name) -> why harness serve does not send the real server's bytes.
 DIFFERENCES: dict[tuple[str, str], str] = {}
+# The same for one case: (profile, case, request name) -> why. Found by the in-place captures
+# (BINLOG_ALL_CAPTURES=1): for a replica without GTID capability (@mariadb_slave_capability 0,
+# also the default when a client sets none, as checksum_not_announced does where the server has
+# no checksums to refuse it for) real MariaDB cannot turn an XA transaction's GTID event into a
+# dummy and ends the dump with ERR 1236 "Failed to replace GTID event with backwards-compatible
+# event: corrupt event."; harness serve sends a dummy Query instead.
+_XA_FOR_OLD_REPLICAS = "MariaDB refuses to rewrite an XA GTID event for a capability-0 replica (ERR 1236)"
+CASE_DIFFERENCES: dict[tuple[str, str, str], str] = {
+    (profile, case, request): _XA_FOR_OLD_REPLICAS
+    for profile in ("mariadb-10.5", "mariadb-10.11", "mariadb-11.8")
+    for case, request in (("xa--row", "old_replica"), ("xa--row-minimal", "old_replica"),
+                          ("xa--statement", "old_replica"), ("xa--row-minimal", "checksum_not_announced"))}
 
 
 def _load(path: Path) -> tuple[dict[str, Any], dict[str, bytes]]:
@@ -64,8 +88,9 @@ def _cases() -> Iterator[Any]:
         for cap in doc["captures"]:
             name = cap["request"]["name"]
             marks = []
-            if (profile, name) in DIFFERENCES:
-                marks.append(pytest.mark.xfail(strict=True, reason=DIFFERENCES[profile, name]))
+            why = DIFFERENCES.get((profile, name)) or CASE_DIFFERENCES.get((profile, path.parent.name, name))
+            if why:
+                marks.append(pytest.mark.xfail(strict=True, reason=why))
             yield pytest.param(path, name, id=f"{profile}/{path.parent.name}/{name}", marks=marks)
 
 
@@ -160,7 +185,7 @@ def test_the_heartbeats_in_the_captures_vary_only_in_their_coordinates() -> None
     """What the comparison masks: every real heartbeat has timestamp 0, and all heartbeats of a
     capture are the same bytes (the server's coordinates did not move)."""
     seen = 0
-    for path in CAPTURES:
+    for path in ALL_CAPTURES:
         doc, files = _load(path)
         for cap in doc["captures"]:
             beats = {_message_bytes(m) for m in cap["messages"] if m.get("type") in _HEARTBEAT_NAMES}
@@ -195,7 +220,22 @@ def _without_position(record: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in record.items() if k != "position"}
 
 
-@pytest.mark.parametrize("path", CAPTURES, ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}")
+# `oracle decode --stream` places the events inside a Transaction_payload by the stream offset
+# (983 in mysql-9.7/ddl_dml_basic--row-compressed), `oracle decode FILE` at the payload's end
+# (898); with `position` left out at every level the two agree. An oracle matter (oracle/wire).
+_NESTED_POSITION = ("events inside a Transaction_payload: stream positions differ from the file's "
+                    "(oracle/wire/stream.py)")
+
+
+def _decode_params() -> Iterator[Any]:
+    for path in CAPTURES:
+        case = json.loads((path.parent / "case.json").read_text(encoding="utf-8"))
+        marks = ([pytest.mark.xfail(strict=True, reason=_NESTED_POSITION)]
+                 if "TRANSACTION_PAYLOAD_EVENT" in case["event_types"] else [])
+        yield pytest.param(path, id=f"{path.parent.parent.name}/{path.parent.name}", marks=marks)
+
+
+@pytest.mark.parametrize("path", list(_decode_params()))
 def test_decoding_a_captured_stream_is_decoding_the_files_plus_the_artificial_events(
         tmp_path: Path, path: Path) -> None:
     """`python -m generators capture-stream` writes the bytes the real server sent for the
