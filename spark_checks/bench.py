@@ -218,12 +218,13 @@ def verdict(doc: dict[str, Any]) -> list[str]:
     """The goals of issue 14 as lines a reader (or CI log) can check at a glance."""
     per_cpu, scaling = doc["spark_per_core_vs_loop_per_cpu"], doc["mutants_scaling_1_to_2"]
     others = f"other processes used up to {doc['max_other_processes_cores']} cores"
-    lines = [f"per core, Spark local[1] / single-process loop: x{doc['spark_per_core_vs_loop']} by wall-clock, "
-             f"x{per_cpu} per CPU second (goal >= {GOAL_PER_CORE}: {'met' if per_cpu and per_cpu >= GOAL_PER_CORE else 'not met'})",
-             f"idle: {'yes' if doc['idle'] else 'no'} (load {doc['max_load_average']:.1f} on {doc['cpus']} CPUs; "
-             f"{others} during the Spark runs; idle means under {IDLE_OTHERS_CORES})",
-             f"local[2] / local[1]: x{scaling} by wall-clock, x{doc['mutants_scaling_1_to_2_per_cpu']} per CPU second "
-             f"(x{doc['mutants_scaling_1_to_2_two_free_cores']} with two free cores)"]
+    met = "met" if per_cpu and per_cpu >= GOAL_PER_CORE else "not met"
+    lines = [(f"per core, Spark local[1] / single-process loop: x{doc['spark_per_core_vs_loop']} by wall-clock, "
+              f"x{per_cpu} per CPU second (goal >= {GOAL_PER_CORE}: {met})"),
+             (f"idle: {'yes' if doc['idle'] else 'no'} (load {doc['max_load_average']:.1f} on {doc['cpus']} CPUs; "
+              f"{others} during the Spark runs; idle means under {IDLE_OTHERS_CORES})"),
+             (f"local[2] / local[1]: x{scaling} by wall-clock, x{doc['mutants_scaling_1_to_2_per_cpu']} per CPU "
+              f"second (x{doc['mutants_scaling_1_to_2_two_free_cores']} with two free cores)")]
     if doc["idle"]:
         ok = scaling is not None and scaling >= GOAL_SCALING
         lines.append(f"scaling goal (>= {GOAL_SCALING} on an idle machine): {'met' if ok else 'not met'}")
@@ -234,8 +235,8 @@ def verdict(doc: dict[str, Any]) -> list[str]:
 
 
 def render(doc: dict[str, Any]) -> str:
-    lines = [f"{'mode':20} {'cases':>5} {'mutants':>7} {'s (cases)':>9} {'s (+mutants)':>12} {'cases/s':>7} "
-             f"{'mutants/s':>9} {'per CPU s':>9} {'cores used':>10} {'others':>6}  load before -> after"]
+    lines = [(f"{'mode':20} {'cases':>5} {'mutants':>7} {'s (cases)':>9} {'s (+mutants)':>12} {'cases/s':>7} "
+              f"{'mutants/s':>9} {'per CPU s':>9} {'cores used':>10} {'others':>6}  load before -> after")]
     for r in doc["runs"]:
         lines.append(f"{r['mode']:20} {r['cases']:5} {r['mutants']:7} {r['seconds_cases_only']:9.1f} "
                      f"{r['seconds_with_mutants']:12.1f} {r['cases_per_second']:7.1f} {r['mutants_per_second']:9.1f} "

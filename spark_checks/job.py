@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import json
 import time
-from operator import itemgetter
 from dataclasses import asdict, dataclass, field
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
