@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import asdict, dataclass, field
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -79,10 +80,10 @@ def results_frame(spark, s: Settings):
     # Cases and mutant batches spread evenly; each batch's mutants are built where they are checked.
     inputs = cases.rdd.map(_item).flatMap(lambda it: expand(it, n, seed)).repartition(partitions)
     schema = result_schema()
-    columns = tuple(f.name for f in schema.fields)
+    as_tuple = itemgetter(*(f.name for f in schema.fields))
     # Tuples in schema order, not checked against the schema row by row: row() makes every row
     # from the same code, and per-row verification was a measurable share of a mutant's cost.
-    rows = inputs.mapPartitions(lambda items: (tuple(r[c] for c in columns) for r in check(items, specs, limits)))
+    rows = inputs.mapPartitions(lambda items: map(as_tuple, check(items, specs, limits)))
     return spark.createDataFrame(rows, schema, verifySchema=False)
 
 
