@@ -74,6 +74,16 @@ function heldErrors() {
 
 const ROTATED = /rotate binlog to \(([^,]+), (\d+)\)/;
 
+// One failure, two pipes: when go-mysql's streamer cannot decode an event it logs "close sync
+// with err" to stdout (its default logger, not JSON: "received unexpected message"), and only
+// then canal's RunFrom returns and the wrapper prints "got error" to stderr ("received
+// unexpected data on stderr"). Node may read the two pipes in either order, so an error from
+// stderr waits until what is already in stdout has been read (a timer, then setImmediate: the
+// poll phase in between reads every pipe that is ready), and an error read from stdout in the
+// meantime, written first, is the one reported.
+const FROM_STDERR = "received unexpected data on stderr";
+const STDERR_DRAIN_MS = 100;
+
 const ROWS = ["rows"];
 // The column types whose values reach Node in a form that maps back without guessing (no type
 // tags come with them: DECIMAL arrives as a float, FLOAT as float32 shortest text; temporal
@@ -141,7 +151,8 @@ function goMysqlAdapter(name, pkg) {
       return new Promise((resolve) => {
         let done = false;
         let timer = null;
-        const finish = (error) => {
+        let pending = null;  // an error from stderr, waiting for stdout to be read
+        const finish = (error = pending) => {
           if (done) return;
           done = true;
           clearTimeout(timer);
@@ -161,7 +172,13 @@ function goMysqlAdapter(name, pkg) {
           if (kind) events.push({ library_event: kind, body: { schema: text(ev.table.schema), table: text(ev.table.name), rows: rowsOf(ev, kind) } });
           quiet(idle);
         });
-        syncer.on("error", (err) => finish(Object.assign(err, { offset: err.binlogPosition ? err.binlogPosition.position : null })));
+        syncer.on("error", (err) => {
+          Object.assign(err, { offset: err.binlogPosition ? err.binlogPosition.position : null });
+          if (!String(err.message).includes(FROM_STDERR)) return finish(err);
+          if (pending || done) return;
+          pending = err;
+          setTimeout(() => setImmediate(() => finish()), STDERR_DRAIN_MS);
+        });
         syncer.on("close", () => finish());
         quiet(firstEvent);
         startListening(syncer);
