@@ -2,17 +2,22 @@
 // connects as a replica and prints row changes as JSON, wrapped in a Node EventEmitter. It
 // reports row events only, with column names (from the server's schema) and values as its
 // JSON gives them; no header fields, no positions of the events themselves (binlogPosition is
-// canal's position before the event's table map). So:
+// canal's last saved position: the end of the previous transaction). So:
 // - capabilities: the rows of the three row-event kinds, every_event false;
 // - images by column name (names + values, "order": "names"), values as the library gives
 //   them, compared for the types in ROW_VALUE_TYPES only (no type tags come with them);
-// - the end: an event at or past the end position ends the stream, and so does canal's own log
-//   line "rotate binlog to (FILE, POS)" naming a file past the end file (logged through the
-//   `debug` module; most binlogs end with a Rotate) leaves 1 s for rows still in flight;
-//   otherwise, since the library shows nothing between row events, a quiet period: request.idle_ms (default 3000)
-//   after the last event, or first_event_ms (default 15000) when none has come yet (the Go
-//   side reads table schemas over SQL before its first event, slow on a loaded machine).
-//   A heuristic, the one thing these libraries leave: a stream that pauses longer is cut.
+// - the start: create() resolves on the Go side's connect_ok, but the Go side starts syncing
+//   before it sends connect_ok and writes the first rows right after it. When they come in the
+//   same read as connect_ok (a busy or loaded machine), the library emits them, and any error,
+//   before the caller of create() can listen: rows lost, an error thrown as unhandled (a
+//   finding, docs/findings.md). The adapter holds what the library emits until it listens;
+// - the end: canal's log line "rotate binlog to (FILE, POS)" naming a file past the end file,
+//   i.e. the served file's closing Rotate (most binlogs end with one). It is deterministic: the
+//   Go side hands each row to its one writer over an unbuffered channel before canal reads the
+//   next event, so every row before the Rotate is on stdout before the log line. A row whose
+//   binlogPosition is past the end also ends it. A file that ends without a Rotate (a server's
+//   last binlog, a minimised reproducer) leaves only a quiet period: request.idle_ms (default
+//   3000) after the last event, or first_event_ms (default 15000) before the first one.
 "use strict";
 const path = require("path");
 const { integer, text, endReached } = require("./common.js");
@@ -21,6 +26,11 @@ const { integer, text, endReached } = require("./common.js");
 // hoisted one of the install); shown on stderr only when DEBUG asks for them, as before.
 let logListener = null;
 let hooked = false;
+// What the library said before the adapter listens, in arrival order: [kind, payload] with kind
+// "emit" (the library's emit arguments) or "log" (a log line).
+let early = [];
+let listening = false;
+let onEarlyClose = null;  // the Go side exited before connect_ok (create() would never settle)
 function hookLibraryLog() {
   if (hooked) return;
   hooked = true;
@@ -28,14 +38,51 @@ function hookLibraryLog() {
   const show = process.env.DEBUG ? (debug.log || console.error) : null;
   debug.enable([process.env.DEBUG, "mysql_binlog"].filter(Boolean).join(","));
   debug.log = (...args) => {
-    if (logListener) logListener(args.join(" "));
+    if (!listening) early.push(["log", args.join(" ")]);
+    else if (logListener) logListener(args.join(" "));
     if (show) show(...args);
   };
 }
-// The wrapper prints rows from a goroutine of their own: rows decoded before the Rotate may
-// still be on their way when the log line comes, hence a short quiet period, not a stop.
-const AFTER_ROTATE_MS = 1000;
+// The library's events that carry the stream, held until the adapter listens (see the start).
+const HELD = new Set(["event", "error", "close"]);
+function holdEarlyEmits(MysqlBinlog) {
+  const proto = MysqlBinlog.prototype;
+  if (Object.prototype.hasOwnProperty.call(proto, "emit")) return;
+  const emit = proto.emit;
+  proto.emit = function held(name, ...args) {
+    if (listening || !HELD.has(name)) return emit.call(this, name, ...args);
+    early.push(["emit", [name, ...args]]);
+    if (name === "close" && onEarlyClose) onEarlyClose();
+    return true;
+  };
+}
+
+// Listen, then replay what came before, in order.
+function startListening(syncer) {
+  listening = true;
+  const backlog = early;
+  early = [];
+  for (const [kind, payload] of backlog) {
+    if (kind === "emit") syncer.emit(...payload);
+    else if (logListener) logListener(payload);
+  }
+}
+
+function heldErrors() {
+  return early.filter(([kind, p]) => kind === "emit" && p[0] === "error").map(([, p]) => p[1].message).join("; ");
+}
+
 const ROTATED = /rotate binlog to \(([^,]+), (\d+)\)/;
+
+// One failure, two pipes: when go-mysql's streamer cannot decode an event it logs "close sync
+// with err" to stdout (its default logger, not JSON: "received unexpected message"), and only
+// then canal's RunFrom returns and the wrapper prints "got error" to stderr ("received
+// unexpected data on stderr"). Node may read the two pipes in either order, so an error from
+// stderr waits until what is already in stdout has been read (a timer, then setImmediate: the
+// poll phase in between reads every pipe that is ready), and an error read from stdout in the
+// meantime, written first, is the one reported.
+const FROM_STDERR = "received unexpected data on stderr";
+const STDERR_DRAIN_MS = 100;
 
 const ROWS = ["rows"];
 // The column types whose values reach Node in a form that maps back without guessing (no type
@@ -81,24 +128,31 @@ function goMysqlAdapter(name, pkg) {
     async stream(mod, request) {
       const MysqlBinlog = mod.default.default || mod.default;
       hookLibraryLog();
+      holdEarlyEmits(MysqlBinlog);
+      listening = false;  // one stream at a time (the protocol answers requests in turn)
+      early = [];
       const events = [];
       const idle = request.idle_ms || 3000;
       const firstEvent = request.first_event_ms || 15000;
       let syncer;
       try {
-        syncer = await MysqlBinlog.create({
+        const exited = new Promise((resolve) => { onEarlyClose = () => resolve(null); });
+        syncer = await Promise.race([MysqlBinlog.create({
           hostname: request.host, port: request.port, username: request.user,
           password: request.password || "", tableRegexes: [".*\\..*"],
           binlogPosition: { name: request.file, position: request.start_position },
-        });
+        }), exited]);
+        if (syncer === null) throw new Error(`the Go side exited before connect_ok: ${heldErrors() || "no message"}`);
       } catch (err) {
         return { events, error: Object.assign(err, { kind: "ConnectError" }) };
+      } finally {
+        onEarlyClose = null;
       }
       return new Promise((resolve) => {
         let done = false;
         let timer = null;
-        let rotated = false;
-        const finish = (error) => {
+        let pending = null;  // an error from stderr, waiting for stdout to be read
+        const finish = (error = pending) => {
           if (done) return;
           done = true;
           clearTimeout(timer);
@@ -108,10 +162,7 @@ function goMysqlAdapter(name, pkg) {
         const quiet = (ms) => { clearTimeout(timer); timer = setTimeout(() => finish(), ms); };
         logListener = (line) => {
           const m = ROTATED.exec(line);
-          if (m && !done && endReached(request, m[1], Number(m[2]))) {
-            rotated = true;
-            quiet(AFTER_ROTATE_MS);
-          }
+          if (m && endReached(request, m[1], Number(m[2]))) finish();
         };
         syncer.on("event", (ev) => {
           if (done) return;
@@ -119,11 +170,18 @@ function goMysqlAdapter(name, pkg) {
           if (endReached(request, where.name, where.position)) return finish();
           const kind = Object.keys(KINDS).find((k) => ev[k] !== undefined);
           if (kind) events.push({ library_event: kind, body: { schema: text(ev.table.schema), table: text(ev.table.name), rows: rowsOf(ev, kind) } });
-          quiet(rotated ? AFTER_ROTATE_MS : idle);
+          quiet(idle);
         });
-        syncer.on("error", (err) => finish(Object.assign(err, { offset: err.binlogPosition ? err.binlogPosition.position : null })));
+        syncer.on("error", (err) => {
+          Object.assign(err, { offset: err.binlogPosition ? err.binlogPosition.position : null });
+          if (!String(err.message).includes(FROM_STDERR)) return finish(err);
+          if (pending || done) return;
+          pending = err;
+          setTimeout(() => setImmediate(() => finish()), STDERR_DRAIN_MS);
+        });
         syncer.on("close", () => finish());
         quiet(firstEvent);
+        startListening(syncer);
       });
     },
   };
