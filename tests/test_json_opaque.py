@@ -19,6 +19,8 @@ from oracle.codecs.jsonb import canonical_at, decode_jsonb, to_canonical
 from oracle.decoder import decode_file
 from oracle.encode.jsonb import document_bytes, json_diff_bytes, json_value_bytes
 from oracle.encode.writer import EncodeError
+from oracle.events import table_map
+from oracle.memo import BodyMemo
 from tests.test_jsonb import BLACKBEAM, _packed_datetime, encode
 
 REPO = Path(__file__).resolve().parents[1]
@@ -39,6 +41,8 @@ def decoded_json_values(path: Path, monkeypatch: pytest.MonkeyPatch) -> list[tup
             return value
         return wrapped
 
+    # a fresh Table_map memo: the row plans kept there hold the converters of earlier decodes
+    monkeypatch.setattr(table_map, "_PARSED", BodyMemo())
     monkeypatch.setattr(jsonvalue, "json_value", recording(jsonvalue.json_value))
     monkeypatch.setattr(jsonvalue, "json_diffs", recording(jsonvalue.json_diffs))
     for _ in decode_file(path):
