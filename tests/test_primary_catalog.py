@@ -71,10 +71,21 @@ def primary(writer: Writer, tmp_path: Path) -> Iterator[Served]:
         yield served
 
 
+PART_KEY_FLAG = 0x4000
+
+
+def _without_part_key(fields: list[tuple]) -> list[tuple]:
+    return [(*f[:4], f[4] & ~PART_KEY_FLAG, *f[5:]) for f in fields]
+
+
 @pytest.mark.parametrize("sql", STATEMENTS)
 def test_answered_with_the_real_servers_columns(sql: str, writer: Writer, primary: Served) -> None:
     real_fields, real_rows = _ask(writer.server.port, sql)
     fields, rows = _ask(primary.port, sql)
+    if " WHERE " in sql:
+        # MySQL 9.7 sets PART_KEY on these columns in some runs and not in others (the same
+        # statement on the same server: 20609 or 4225 for Tables_in_cat), so that bit is not compared
+        real_fields, fields = _without_part_key(real_fields), _without_part_key(fields)
     assert fields == real_fields
     names = [r[0] for r in rows]
     if "DATABASES" in sql or "SCHEMAS" in sql:
