@@ -210,19 +210,9 @@ def _without_position(record: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in record.items() if k != "position"}
 
 
-# `oracle decode --stream` places the events inside a Transaction_payload by the stream offset
-# (983 in mysql-9.7/ddl_dml_basic--row-compressed), `oracle decode FILE` at the payload's end
-# (898); with `position` left out at every level the two agree. An oracle matter (oracle/wire).
-_NESTED_POSITION = ("events inside a Transaction_payload: stream positions differ from the file's "
-                    "(oracle/wire/stream.py)")
-
-
 def _decode_params() -> Iterator[Any]:
     for path in CAPTURES:
-        case = json.loads((path.parent / "case.json").read_text(encoding="utf-8"))
-        marks = ([pytest.mark.xfail(strict=True, reason=_NESTED_POSITION)]
-                 if "TRANSACTION_PAYLOAD_EVENT" in case["event_types"] else [])
-        yield pytest.param(path, id=f"{path.parent.parent.name}/{path.parent.name}", marks=marks)
+        yield pytest.param(path, id=f"{path.parent.parent.name}/{path.parent.name}")
 
 
 @pytest.mark.parametrize("path", list(_decode_params()))
