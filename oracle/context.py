@@ -15,3 +15,7 @@ class DecodeContext:
     tables: dict[int, Any] = field(default_factory=dict)
     # Set by decoder.py: decodes a nested event stream (Transaction_payload) with this context.
     decode_nested: Callable[..., list[dict[str, Any]]] | None = None
+    # The event's place in its binlog file minus its offset in the buffer being decoded: 0 for a
+    # file; set per event by oracle.wire.stream (the stream's offsets are not the file's), so the
+    # events inside a Transaction_payload get the same `position` either way.
+    position_shift: int = 0

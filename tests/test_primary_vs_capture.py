@@ -62,18 +62,8 @@ _HEARTBEAT_NAMES = {"HEARTBEAT_LOG_EVENT", "HEARTBEAT_LOG_EVENT_V2"}
 
 # (profile, request name) -> why harness serve does not send the real server's bytes.
 DIFFERENCES: dict[tuple[str, str], str] = {}
-# The same for one case: (profile, case, request name) -> why. Found by the in-place captures
-# (BINLOG_ALL_CAPTURES=1): for a replica without GTID capability (@mariadb_slave_capability 0,
-# also the default when a client sets none, as checksum_not_announced does where the server has
-# no checksums to refuse it for) real MariaDB cannot turn an XA transaction's GTID event into a
-# dummy and ends the dump with ERR 1236 "Failed to replace GTID event with backwards-compatible
-# event: corrupt event."; harness serve sends a dummy Query instead.
-_XA_FOR_OLD_REPLICAS = "MariaDB refuses to rewrite an XA GTID event for a capability-0 replica (ERR 1236)"
-CASE_DIFFERENCES: dict[tuple[str, str, str], str] = {
-    (profile, case, request): _XA_FOR_OLD_REPLICAS
-    for profile in ("mariadb-10.5", "mariadb-10.11", "mariadb-11.8")
-    for case, request in (("xa--row", "old_replica"), ("xa--row-minimal", "old_replica"),
-                          ("xa--statement", "old_replica"), ("xa--row-minimal", "checksum_not_announced"))}
+# The same for one case: (profile, case, request name) -> why.
+CASE_DIFFERENCES: dict[tuple[str, str, str], str] = {}
 
 
 def _load(path: Path) -> tuple[dict[str, Any], dict[str, bytes]]:
@@ -220,19 +210,9 @@ def _without_position(record: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in record.items() if k != "position"}
 
 
-# `oracle decode --stream` places the events inside a Transaction_payload by the stream offset
-# (983 in mysql-9.7/ddl_dml_basic--row-compressed), `oracle decode FILE` at the payload's end
-# (898); with `position` left out at every level the two agree. An oracle matter (oracle/wire).
-_NESTED_POSITION = ("events inside a Transaction_payload: stream positions differ from the file's "
-                    "(oracle/wire/stream.py)")
-
-
 def _decode_params() -> Iterator[Any]:
     for path in CAPTURES:
-        case = json.loads((path.parent / "case.json").read_text(encoding="utf-8"))
-        marks = ([pytest.mark.xfail(strict=True, reason=_NESTED_POSITION)]
-                 if "TRANSACTION_PAYLOAD_EVENT" in case["event_types"] else [])
-        yield pytest.param(path, id=f"{path.parent.parent.name}/{path.parent.name}", marks=marks)
+        yield pytest.param(path, id=f"{path.parent.parent.name}/{path.parent.name}")
 
 
 @pytest.mark.parametrize("path", list(_decode_params()))

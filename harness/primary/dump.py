@@ -70,6 +70,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     "too_large": {"mysql": "log event entry exceeded max_allowed_packet; Increase max_allowed_packet on master",
                   "mariadb": "log event entry exceeded max_allowed_packet; Increase max_allowed_packet on master"},
     "shutdown": {"mysql": "Server shutdown in progress", "mariadb": "Server shutdown in progress"},
+    # send_event_to_slave: Gtid_log_event::make_compatible_event failed (mariadb.GtidNotReplaceable)
+    "gtid_not_replaceable": {"mysql": "", "mariadb": "Failed to replace GTID event with backwards-compatible "
+                                                     "event: corrupt event."},
     # find_first_log_not_in_gtid_set: ER_MASTER_HAS_PURGED_REQUIRED_GTIDS as 5.7 words it (8.0.23+
     # add the GTID sets, which harness serve does not)
     "purged": {"mysql": "The slave is connecting using CHANGE MASTER TO MASTER_AUTO_POSITION = 1, but the "
@@ -441,7 +444,12 @@ class BinlogSender:
             elif self._rewritten_for_old_replica(type_code):
                 event = self._whole_event(f, header, size)
                 pos += size
-                compatible = mariadb.compatible_event(event, self.req.flags, self.opts.mariadb_capability, crc)
+                try:
+                    compatible = mariadb.compatible_event(event, self.req.flags, self.opts.mariadb_capability, crc,
+                                                          self.logs.version >= mariadb.BEGIN_PADDED_SINCE)
+                except mariadb.GtidNotReplaceable:
+                    self.read_pos = pos  # the event was read whole; the last event read ends before it
+                    raise self._error("gtid_not_replaceable") from None
                 if compatible is None:
                     continue
                 self.io.write(b"\0" + compatible)

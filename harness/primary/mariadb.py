@@ -56,6 +56,8 @@ _MIN_USER_VAR = _HEADER_LEN + 4 + 1 + 1      # name length, one name byte, is-NU
 _MIN_QUERY = _HEADER_LEN + _QUERY_POST_HEADER + 1 + 1   # empty db + its terminator, one byte of text
 _DUMMY_TEXT = "# Dummy event replacing event type {} that slave cannot handle."
 _Q_TIME_ZONE_CODE = 5
+_Q_DUMMY = 255
+BEGIN_PADDED_SINCE = (11, 5, 0)   # MDEV-7850: begin_event pads with Q_DUMMY, for any GTID size
 
 
 def _retyped(event: bytes, crc: bool, type_code: int) -> tuple[bytearray, int]:
@@ -90,11 +92,18 @@ def dummy_event(event: bytes, crc: bool) -> bytes | None:
     return _finished(data, crc)
 
 
-def begin_event(event: bytes, crc: bool) -> bytes | None:
-    """A GTID event as the BEGIN Query of the same size (an empty time zone status variable
-    takes up the commit id's 2 bytes). None: another size."""
+def begin_event(event: bytes, crc: bool, padded: bool = False) -> bytes | None:
+    """A GTID event as the BEGIN Query of the same size. Before 11.5 only the two plain GTID sizes
+    fit (an empty time zone status variable takes up the commit id's 2 bytes); from 11.5
+    (MDEV-7850) any size does, the status variables filled with Q_DUMMY (255) bytes, as the 11.8
+    capture of an XA GTID event shows. None: it does not fit."""
     data, size = _retyped(event, crc, T.QUERY_EVENT)
-    status = {_HEADER_LEN + _GTID_POST_HEADER: b"", _HEADER_LEN + _GTID_POST_HEADER + 2: bytes((_Q_TIME_ZONE_CODE, 0))}
+    plain = _HEADER_LEN + _GTID_POST_HEADER
+    if padded:
+        room = size - (_HEADER_LEN + _QUERY_POST_HEADER + 1 + len(b"BEGIN"))
+        status = {size: bytes([_Q_DUMMY]) * room} if room >= 0 else {}
+    else:
+        status = {plain: b"", plain + 2: bytes((_Q_TIME_ZONE_CODE, 0))}
     if size not in status:
         return None
     post = bytes(11) + struct.pack("<H", len(status[size]))
@@ -102,17 +111,32 @@ def begin_event(event: bytes, crc: bool) -> bytes | None:
     return _finished(data, crc)
 
 
-def compatible_event(event: bytes, dump_flags: int, capability: int, crc: bool) -> bytes | None:
+class GtidNotReplaceable(ValueError):
+    """Gtid_log_event::make_compatible_event failed (an XA GTID event before 11.5): the server ends
+    the dump with ERR 1236."""
+
+
+def compatible_event(event: bytes, dump_flags: int, capability: int, crc: bool,
+                     padded_begin: bool = False) -> bytes | None:
     """What a replica below CAPABILITY_GTID gets for `event` (send_event_to_slave): the event, a
     rewritten one of the same size, or None (left out). GTID events become BEGIN; a standalone
     group's GTID event a dummy, or nothing for a replica that tolerates holes. Below
     CAPABILITY_TOLERATE_HOLES the events left_out would omit become dummies, except Annotate_rows
-    for a replica that knows them (capability 1: sent as they are)."""
+    for a replica that knows them (capability 1: sent as they are). A GTID event that fits
+    neither raises GtidNotReplaceable (send_event_to_slave's "corrupt event")."""
     type_code = event[4]
     if type_code == T.GTID_EVENT and capability < CAPABILITY_GTID:
-        if not (len(event) > _HEADER_LEN + 12 and event[_HEADER_LEN + 12] & FL_STANDALONE):
-            return begin_event(event, crc) or dummy_event(event, crc) or event
-        return (dummy_event(event, crc) or event) if capability < CAPABILITY_TOLERATE_HOLES else None
+        if len(event) <= _HEADER_LEN + 12:
+            raise GtidNotReplaceable(len(event))
+        if not event[_HEADER_LEN + 12] & FL_STANDALONE:
+            replaced = begin_event(event, crc, padded_begin)
+        elif capability < CAPABILITY_TOLERATE_HOLES:
+            replaced = dummy_event(event, crc)
+        else:
+            return None
+        if replaced is None:
+            raise GtidNotReplaceable(len(event))
+        return replaced
     if not _unwanted(type_code, dump_flags, capability):
         return event
     if capability >= CAPABILITY_TOLERATE_HOLES:

@@ -60,7 +60,7 @@ def decode(r: Reader, ctx: DecodeContext, header: Header) -> dict[str, Any]:
     if ctx.decode_nested is None:
         raise BadEventBody(payload_offset, "no decoder for the events inside a Transaction_payload")
     body["events"] = ctx.decode_nested(data, origin=event_position,
-                                       position=event_position + header.event_size,
+                                       position=event_position + ctx.position_shift + header.event_size,
                                        next_position=header.log_pos)
     return body
 

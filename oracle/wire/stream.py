@@ -1,7 +1,8 @@
 """Decode what a server sends after COM_BINLOG_DUMP: one event per logical packet (after the 0x00
 OK byte), then EOF (non-blocking dump) or ERR. The events decode exactly as in a file; only the
 position differs: the stream has no file offsets, so `position` is log_pos - event_size (the
-event's place in the served file), and 0 for artificial events (log_pos 0)."""
+event's place in the served file), and 0 for artificial events (log_pos 0); the events inside a
+Transaction_payload get the payload's end there, as `decode FILE` gives them."""
 from __future__ import annotations
 
 import mmap
@@ -56,11 +57,12 @@ def decode_stream_bytes(buf: bytes, *, verify_checksums: bool = True,
         fmt = current or _before_fde(event)
         for raw in walk(event, verify_checksums=verify_checksums, origin=body_origin,
                         skip_magic=True, format=fmt):
+            log_pos = raw.header.log_pos or 0
+            position = log_pos - raw.header.event_size if log_pos >= raw.header.event_size else 0
+            ctx.position_shift = position - raw.offset  # inner events of a payload: as in the file
             decoded = decode_raw(event, raw, ctx, body_origin)
             if raw.header.type_code == EventType.FORMAT_DESCRIPTION_EVENT:
                 current = raw.format
-            log_pos = raw.header.log_pos or 0
-            position = log_pos - raw.header.event_size if log_pos >= raw.header.event_size else 0
             yield replace(decoded, position=position).to_json()
 
 
