@@ -73,32 +73,3 @@ def test_show_index_and_information_schema_tables(tmp_path: Path) -> None:
 def test_binlog_row_metadata_says_how_the_files_were_written(case: Path, value: str, tmp_path: Path) -> None:
     with serving([case], tmp_path) as served:
         assert _query(served.port, "SHOW VARIABLES LIKE 'BINLOG_ROW_METADATA'") == [("binlog_row_metadata", value)]
-
-
-# Cases whose Table_maps name no columns (binlog_row_metadata=MINIMAL; MariaDB without optional
-# metadata): the lookups come from case.json `tables`, which the generators recorded from the
-# real server's information_schema.COLUMNS after the scenario (generators/table_schema.py).
-NAMELESS = [ROOT / "corpus" / "mysql-9.7" / "strings_charsets--row-minimal",
-            ROOT / "corpus" / "mariadb-10.5" / "strings_charsets--row-minimal"]
-
-
-@pytest.mark.parametrize("case", NAMELESS, ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_lookups_of_a_case_answer_with_the_schema_it_recorded(case: Path, tmp_path: Path) -> None:
-    from harness.primary.served import load
-    recorded = json.loads((case / "case.json").read_text(encoding="utf-8"))["tables"]
-    assert recorded and all(c.name.startswith("@") for t in load([str(case)]).tables.values() for c in t.columns)
-    with serving([case], tmp_path) as served:
-        for t in recorded:
-            where = f"WHERE TABLE_SCHEMA = '{t['schema']}' AND TABLE_NAME = '{t['table']}'"
-            got = _query(served.port, "SELECT COLUMN_NAME, COLUMN_TYPE, DATA_TYPE, IS_NULLABLE, COLUMN_KEY, "
-                                      "CHARACTER_SET_NAME, COLLATION_NAME, COLUMN_DEFAULT, EXTRA "
-                                      f"FROM information_schema.COLUMNS {where} ORDER BY ORDINAL_POSITION")
-            want = [(c["name"], c["type"], c["data_type"], "YES" if c["nullable"] else "NO", c["key"], c["charset"],
-                     c["collation"], c["default"], c["extra"]) for c in t["columns"]]
-            assert [tuple(r) for r in got] == want
-            full = _query(served.port, f"SHOW FULL COLUMNS FROM `{t['schema']}`.`{t['table']}`")
-            assert [(r[0], r[1], r[2], r[3]) for r in full] == [
-                (c["name"], c["type"], c["collation"], "YES" if c["nullable"] else "NO") for c in t["columns"]]
-            if t.get("create_table"):
-                create = _query(served.port, f"SHOW CREATE TABLE `{t['schema']}`.`{t['table']}`")
-                assert create == [(t["table"], t["create_table"])]

@@ -5,8 +5,6 @@ are served; 50 concurrent dumps; idle and stalled clients time out; heartbeats; 
 the statements replication clients send, through pymysql."""
 from __future__ import annotations
 
-import json
-import shutil
 import socket
 import struct
 import subprocess
@@ -510,13 +508,7 @@ def test_any_handshake_response_gets_an_answer_or_a_close(shared_server, garbage
 
 @pytest.mark.parametrize("server", ["mysql-9.7", "mariadb-11.8"])
 def test_column_lookups_come_from_the_table_maps(tmp_path: Path, server: str) -> None:
-    """Without case.json `tables` (a case annotated before them): from the Table_maps, and the
-    CREATE TABLE from the case's statements. (With them: tests/test_primary_lookups.py.)"""
-    case = tmp_path / "case"
-    shutil.copytree(CORPUS / server / "strings_charsets--row", case)
-    meta = json.loads((case / "case.json").read_text(encoding="utf-8"))
-    meta.pop("tables")
-    (case / "case.json").write_text(json.dumps(meta), encoding="utf-8")
+    case = CORPUS / server / "strings_charsets--row"
     with serving([case], tmp_path, password="pw") as served:
         conn = pymysql.connect(host=served.host, port=served.port, user="root", password="pw")
         with conn.cursor() as cur:

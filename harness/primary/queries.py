@@ -228,7 +228,7 @@ def answer_show_index(s: QuerySession, m: re.Match[str]) -> Reply:
 def _tables_where(s: QuerySession, where: str) -> list[tables.Table]:
     schema = re.search(_WHERE_EQ.format(col="TABLE_SCHEMA"), where, re.I)
     name = re.search(_WHERE_EQ.format(col="TABLE_NAME"), where, re.I)
-    return [t for (sc, tn), t in sorted(s.logs.all_tables().items())
+    return [t for (sc, tn), t in sorted(s.logs.tables.items())
             if (schema is None or sc == schema[1].lower()) and (name is None or tn == name[1].lower())]
 
 
@@ -262,7 +262,7 @@ def _schema_tables(s: QuerySession, db: str | None) -> tuple[str, list[tables.Ta
     schema = _unquote(db) or s.database
     if not schema:
         raise _Refused(ErrPacket(ER_NO_DB_ERROR, "No database selected", "3D000"))
-    return schema, [t for (sc, _), t in sorted(s.logs.all_tables().items()) if sc == schema.lower()]
+    return schema, [t for (sc, _), t in sorted(s.logs.tables.items()) if sc == schema.lower()]
 
 
 def _labelled(name: str, like: str | None) -> str:
@@ -271,7 +271,7 @@ def _labelled(name: str, like: str | None) -> str:
 
 def answer_show_databases(s: QuerySession, m: re.Match[str]) -> Reply:
     d = catalog.dialect(s.logs.flavor, s.logs.version)
-    rows = [[db] for db in catalog.database_rows(list(s.logs.all_tables().values())) if _like(m["like"], db)]
+    rows = [[db] for db in catalog.database_rows(list(s.logs.tables.values())) if _like(m["like"], db)]
     return ResultSet([_labelled("Database", m["like"])], rows, catalog.databases_columns(d))
 
 

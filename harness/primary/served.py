@@ -15,7 +15,7 @@ from oracle.fde import FormatDescription
 from oracle.framing import MAGIC, walk
 
 from ..corpus import CorpusError, discover
-from .tables import Table, case_tables, create_statements, table_from_map
+from .tables import Table, create_statements, table_from_map
 
 GTID_TYPES = (T.GTID_LOG_EVENT, T.GTID_TAGGED_LOG_EVENT)
 
@@ -54,24 +54,13 @@ class ServedLogs:
     first_gtid: dict[str, tuple[str, str, int]] = field(default_factory=dict)
     tables: dict[tuple[str, str], Table] = field(default_factory=dict)  # (schema, table), lower case
     create_statements: dict[tuple[str, str], str] = field(default_factory=dict)
-    # corpus cases: the tables as the server described them (case.json `tables`), first in lookups
-    case_tables: dict[tuple[str, str], Table] = field(default_factory=dict)
 
     def table(self, schema: str, name: str) -> Table | None:
         key = (schema.lower(), name.lower())
-        recorded = self.case_tables.get(key)
-        if recorded is not None:
-            if recorded.create_statement is None:  # a dropped table: the CREATE the scenario ran
-                recorded.create_statement = self.create_statements.get(key)
-            return recorded
         found = self.tables.get(key)
         if found is not None:
             found.create_statement = self.create_statements.get(key)
         return found
-
-    def all_tables(self) -> dict[tuple[str, str], Table]:
-        """Every table the lookups know: the Table_maps', a case's recorded ones first."""
-        return {**{k: self.table(*k) or t for k, t in self.tables.items()}, **self.case_tables}
 
     @property
     def flavor(self) -> str:
@@ -101,7 +90,7 @@ class ServedLogs:
         return ",".join(self.mariadb_gtids[d] for d in sorted(self.mariadb_gtids))
 
 
-def _binlog_paths(arg: str, creates: dict[tuple[str, str], str], recorded: dict[tuple[str, str], Table]) -> list[Path]:
+def _binlog_paths(arg: str, creates: dict[tuple[str, str], str]) -> list[Path]:
     p = Path(arg)
     try:
         cases = discover(p)
@@ -109,7 +98,6 @@ def _binlog_paths(arg: str, creates: dict[tuple[str, str], str], recorded: dict[
         raise ServeError(str(e)) from e
     for c in cases:
         creates.update(create_statements(c.meta))
-        recorded.update(case_tables(c.meta))
     paths = [c.path for c in cases]
     return [q for q in paths if _starts_with_magic(q)] if p.is_dir() else paths
 
@@ -132,9 +120,8 @@ def events(path: Path) -> Iterator[tuple[Any, Any]]:
 def load(paths: list[str]) -> ServedLogs:
     files: list[ServedFile] = []
     creates: dict[tuple[str, str], str] = {}
-    recorded: dict[tuple[str, str], Table] = {}
     for arg in paths:
-        for p in _binlog_paths(arg, creates, recorded):
+        for p in _binlog_paths(arg, creates):
             files.append(ServedFile(p.name, p.resolve()))
     if not files:
         raise ServeError(f"no binlog files under {' '.join(paths)}")
@@ -149,8 +136,7 @@ def load(paths: list[str]) -> ServedLogs:
                 if logs is None:
                     if raw.header.type_code != T.FORMAT_DESCRIPTION_EVENT:
                         raise ServeError(f"{f.path}: the first event is not a Format_description")
-                    logs = ServedLogs(files, raw.format, raw.header.server_id, create_statements=creates,
-                                      case_tables=recorded)
+                    logs = ServedLogs(files, raw.format, raw.header.server_id, create_statements=creates)
                 if event is not None and event.type_code == T.TABLE_MAP_EVENT:
                     table = table_from_map(event.body)
                     logs.tables[(table.schema.lower(), table.name.lower())] = table

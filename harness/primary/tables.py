@@ -2,8 +2,7 @@
 SHOW [FULL] COLUMNS, SHOW CREATE TABLE), answered from what the served binlogs say: the last
 Table_map of each table (types, metadata, nullability, and with binlog_row_metadata=FULL the names,
 signedness, charsets, ENUM/SET values and primary key), and for corpus cases the CREATE TABLE the
-scenario ran (case.json `statements`). What the binlog does not say is NULL, never guessed. A corpus
-case's recorded schema (case.json `tables`, from the real server) comes first: table_from_case."""
+scenario ran (case.json `statements`). What the binlog does not say is NULL, never guessed."""
 from __future__ import annotations
 
 import re
@@ -56,8 +55,6 @@ class Column:
     collation: str | None = None
     char_length: int | None = None
     octet_length: int | None = None
-    default: str | None = None
-    extra: str = ""
 
 
 @dataclass
@@ -213,51 +210,18 @@ def create_statements(meta: dict[str, Any]) -> dict[tuple[str, str], str]:
     return out
 
 
-# -- a corpus case's recorded schema (case.json `tables`: generators/table_schema.py) --------------
-_CHARSET_WIDTH = {"latin1": 1, "ascii": 1, "binary": 1, "ucs2": 2, "utf8mb3": 3, "utf8": 3, "utf8mb4": 4,
-                  "utf16": 4, "utf32": 4}
-_SIZED = re.compile(r"(char|varchar|binary|varbinary)\((\d+)\)")
-
-
-def _lengths(column_type: str, charset: str | None) -> tuple[int | None, int | None]:
-    """CHARACTER_MAXIMUM_LENGTH and CHARACTER_OCTET_LENGTH of a sized string column; NULL otherwise."""
-    m = _SIZED.match(column_type)
-    if m is None:
-        return None, None
-    width = 1 if m[1].endswith("binary") else _CHARSET_WIDTH.get(charset or "")
-    n = int(m[2])
-    return n, n * width if width else None
-
-
-def table_from_case(entry: dict[str, Any]) -> Table:
-    """A table as the server described it after the case's scenario (information_schema.COLUMNS,
-    SHOW CREATE TABLE), which the Table_map may not say (names with binlog_row_metadata=MINIMAL)."""
-    table = Table(entry["schema"], entry["table"], create_statement=entry.get("create_table"))
-    for i, c in enumerate(entry.get("columns") or [], 1):
-        chars, octets = _lengths(c["type"], c["charset"])
-        table.columns.append(Column(c["name"], i, c["data_type"], c["type"], c["nullable"], c["key"],
-                                    c["charset"], c["collation"], chars, octets, c["default"], c["extra"]))
-    return table
-
-
-def case_tables(meta: dict[str, Any]) -> dict[tuple[str, str], Table]:
-    """(schema, table), lower case -> the case's recorded table (tables with no columns left out)."""
-    return {(e["schema"].lower(), e["table"].lower()): table_from_case(e)
-            for e in meta.get("tables") or [] if e.get("columns")}
-
-
 # -- the answers ----------------------------------------------------------------------------------
 
 def information_schema_row(table: Table, c: Column) -> dict[str, Any]:
     """A row of information_schema.COLUMNS, by column name (upper case)."""
     return {
         "TABLE_CATALOG": "def", "TABLE_SCHEMA": table.schema, "TABLE_NAME": table.name,
-        "COLUMN_NAME": c.name, "ORDINAL_POSITION": c.ordinal, "COLUMN_DEFAULT": c.default,
+        "COLUMN_NAME": c.name, "ORDINAL_POSITION": c.ordinal, "COLUMN_DEFAULT": None,
         "IS_NULLABLE": "YES" if c.nullable else "NO", "DATA_TYPE": c.data_type,
         "CHARACTER_MAXIMUM_LENGTH": c.char_length, "CHARACTER_OCTET_LENGTH": c.octet_length,
         "NUMERIC_PRECISION": None, "NUMERIC_SCALE": None, "DATETIME_PRECISION": None,
         "CHARACTER_SET_NAME": c.charset, "COLLATION_NAME": c.collation, "COLUMN_TYPE": c.column_type,
-        "COLUMN_KEY": c.key, "EXTRA": c.extra, "PRIVILEGES": "select,insert,update,references",
+        "COLUMN_KEY": c.key, "EXTRA": "", "PRIVILEGES": "select,insert,update,references",
         "COLUMN_COMMENT": "", "GENERATION_EXPRESSION": "", "SRS_ID": None,
     }
 
@@ -266,7 +230,7 @@ def show_columns_row(c: Column, full: bool) -> list[Any]:
     row = [c.name, c.column_type]
     if full:
         row.append(c.collation)
-    row += ["YES" if c.nullable else "NO", c.key, c.default, c.extra]
+    row += ["YES" if c.nullable else "NO", c.key, None, ""]
     if full:
         row += ["select,insert,update,references", ""]
     return row
