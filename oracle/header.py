@@ -10,7 +10,7 @@ V1_HEADER_LEN = 13
 V4_HEADER_LEN = 19
 
 _V1 = struct.Struct("<IBII")
-_V4 = struct.Struct("<IBIIIH")
+V4_HEADER = struct.Struct("<IBIIIH")  # timestamp, type_code, server_id, event_size, log_pos, flags
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,5 +32,5 @@ def parse_header(buf: bytes, pos: int, header_length: int, origin: int = 0) -> H
     if header_length < V4_HEADER_LEN:
         ts, type_code, server_id, size = _V1.unpack_from(buf, pos)
         return Header(ts, type_code, server_id, size, None, 0)
-    ts, type_code, server_id, size, log_pos, flags = _V4.unpack_from(buf, pos)
+    ts, type_code, server_id, size, log_pos, flags = V4_HEADER.unpack_from(buf, pos)
     return Header(ts, type_code, server_id, size, log_pos, flags)

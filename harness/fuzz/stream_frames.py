@@ -7,19 +7,19 @@ that the mutation operators' promises, which name events by index, judge a strea
 from __future__ import annotations
 
 import dataclasses
-import struct
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from harness.primary.dump import frame_problem
+from oracle.event_types import HeaderFlag
+from oracle.header import V4_HEADER, V4_HEADER_LEN
+
 from .outcome import Outcome, oracle_parse
 
-HEADER_LEN = 19
-MAX_EVENT_SIZE = 1 << 30  # the server's PACKET_MAX_SIZE: larger sizes are "too large" (dump.py)
-_HEADER = struct.Struct("<IBIIIH")  # timestamp, type_code, server_id, event_size, log_pos, flags
 UNREPORTED = "_unreported"
 SENDER_TYPES = ("ROTATE_EVENT", "FORMAT_DESCRIPTION_EVENT")  # resent by a dump with log_pos 0
 HEARTBEATS = ("HEARTBEAT_LOG_EVENT", "HEARTBEAT_LOG_EVENT_V2")
-LOG_EVENT_ARTIFICIAL_F = 0x20
+LOG_EVENT_ARTIFICIAL_F = HeaderFlag.LOG_EVENT_ARTIFICIAL_F
 
 
 @dataclass(frozen=True)
@@ -45,14 +45,13 @@ class Served:
 
 def served_frames(data: bytes) -> Served:
     """The events the primary sends for `data`: framed by event_size from byte 4 on, up to the
-    first header that is cut, says less than a header, more than 1 GiB, or runs past the end."""
+    first header that is cut, says less than a header, more than 1 GiB, or runs past the end
+    (the sender's own check: harness/primary/dump.py frame_problem)."""
     frames, pos, end = [], 4, len(data)
     while pos < end:
-        if end - pos < HEADER_LEN:
+        if frame_problem(data[pos:pos + V4_HEADER_LEN], end - pos) is not None:
             return Served(frames, False)
-        _ts, type_code, _sid, size, log_pos, _flags = _HEADER.unpack_from(data, pos)
-        if size < HEADER_LEN or size > MAX_EVENT_SIZE or size > end - pos:
-            return Served(frames, False)
+        _ts, type_code, _sid, size, log_pos, _flags = V4_HEADER.unpack_from(data, pos)
         frames.append(Frame(type_code, size, log_pos, pos))
         pos += size
     return Served(frames, True)
@@ -109,7 +108,7 @@ def _sent_as(f: Frame, e: dict[str, Any]) -> bool:
 def unreported(data: bytes, f: Frame) -> dict[str, Any]:
     """The header of a sent event the parser does not report (its capabilities say so): the
     operators' promises about it are then kept vacuously, not broken."""
-    ts, type_code, server_id, size, log_pos, flags = _HEADER.unpack_from(data, f.start)
+    ts, type_code, server_id, size, log_pos, flags = V4_HEADER.unpack_from(data, f.start)
     return {UNREPORTED: True, "timestamp": ts, "type_code": type_code, "server_id": server_id,
             "event_size": size, "next_position": log_pos, "flags": flags}
 
@@ -157,4 +156,4 @@ def as_streamed(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def flags_of(data: bytes, f: Frame) -> int:
-    return _HEADER.unpack_from(data, f.start)[5]
+    return V4_HEADER.unpack_from(data, f.start)[5]

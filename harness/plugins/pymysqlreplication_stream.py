@@ -30,6 +30,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from oracle.event_types import HeaderFlag
+
 from .protocol import STREAM, StreamSource
 from .base import ParseError, Unsupported
 from .pymysqlreplication_plugin import LibraryParser, canonical_event, every_event_class
@@ -37,7 +39,7 @@ from .pymysqlreplication_plugin import LibraryParser, canonical_event, every_eve
 ROTATE_EVENT, FORMAT_DESCRIPTION_EVENT, HEARTBEAT_LOG_EVENT = 4, 15, 27
 # log_pos 0: the Rotate a dump starts with, the Format_description resent when it starts mid-file
 RESENT = (ROTATE_EVENT, FORMAT_DESCRIPTION_EVENT)
-LOG_EVENT_ARTIFICIAL_F = 0x20
+LOG_EVENT_ARTIFICIAL_F = HeaderFlag.LOG_EVENT_ARTIFICIAL_F
 CONNECT_TIMEOUT = 10
 
 

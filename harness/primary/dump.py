@@ -32,7 +32,7 @@ from oracle.event_types import HeaderFlag
 from oracle.events import DECODERS
 from oracle.fde import has_checksum_descriptor, peek_server_version
 from oracle.framing import MAGIC, walk
-from oracle.header import V4_HEADER_LEN, parse_header
+from oracle.header import V4_HEADER, V4_HEADER_LEN, parse_header
 from oracle.reader import Reader
 from oracle.wire.packets import EofPacket, ErrPacket, lenenc_int
 
@@ -48,7 +48,6 @@ ER_MASTER_FATAL_ERROR_READING_BINLOG = 1236
 MAX_EVENT_SIZE = 1 << 30  # the server's PACKET_MAX_SIZE
 _ST_CREATED_OFFSET = V4_HEADER_LEN + 2 + 50
 _U32 = struct.Struct("<I")
-_HEADER = struct.Struct("<IBIIIH")
 
 _TRUNCATED = "binlog truncated in the middle of event; consider out of disk space on master"
 # The servers' texts, by flavor (MySQL >= 8.0.26 says "source"/"Replica": see _text).
@@ -79,6 +78,21 @@ MESSAGES: dict[str, dict[str, str]] = {
                         "master has purged binary logs containing GTIDs that the slave requires.",
                "mariadb": ""},
 }
+
+
+def frame_problem(header: bytes, left: int) -> str | None:
+    """Why the sender cannot send the event that `header` starts, `left` bytes of file from its
+    start: the MESSAGES key of the ERR 1236 that ends the dump, or None. The real sender reads an
+    event whole before it sends a byte of it, so a cut last event is never half sent; we stream
+    events, so the length is checked first. (harness/fuzz/stream_frames.py frames with it too.)"""
+    if len(header) < V4_HEADER_LEN or left < V4_HEADER_LEN:
+        return "truncated"
+    size = _U32.unpack_from(header, 9)[0]
+    if size < V4_HEADER_LEN:
+        return "bogus"
+    if size > MAX_EVENT_SIZE:
+        return "too_large"
+    return "truncated" if size > left else None
 
 
 class DumpError(Exception):
@@ -117,7 +131,7 @@ def _crc(event: bytearray | bytes) -> bytes:
 
 def artificial_event(type_code: int, server_id: int, log_pos: int, flags: int, body: bytes, crc: bool) -> bytes:
     size = V4_HEADER_LEN + len(body) + (CHECKSUM_LEN if crc else 0)
-    event = _HEADER.pack(0, type_code, server_id, size, log_pos, flags) + body
+    event = V4_HEADER.pack(0, type_code, server_id, size, log_pos, flags) + body
     return event + _crc(event) if crc else event
 
 
@@ -383,15 +397,11 @@ class BinlogSender:
             raise self._error("truncated")
         return header + rest
 
-    def _checked_size(self, header: bytes) -> int:
-        if len(header) < V4_HEADER_LEN:
-            raise self._error("truncated")
-        size = _U32.unpack_from(header, 9)[0]
-        if size < V4_HEADER_LEN:
-            raise self._error("bogus")
-        if size > MAX_EVENT_SIZE:
-            raise self._error("too_large")
-        return size
+    def _checked_size(self, header: bytes, left: int = MAX_EVENT_SIZE) -> int:
+        problem = frame_problem(header, left)
+        if problem is not None:
+            raise self._error(problem)
+        return _U32.unpack_from(header, 9)[0]
 
     def _after_filtered_event(self, pos: int, crc: bool) -> None:
         """MariaDB: the fake Gtid_list once the replica's start position is passed."""
@@ -418,15 +428,13 @@ class BinlogSender:
     def _send_events(self, f: BinaryIO, pos: int) -> int:
         skipped_to = 0
         crc = self._crc_on()
-        # The real sender reads an event whole before it sends a byte of it, so a cut last event
-        # ends the dump with ERR 1236 and nothing of it; we stream events, so check the length first.
-        file_size = os.fstat(f.fileno()).st_size
+        file_size = os.fstat(f.fileno()).st_size  # frame_problem: a cut event is not half sent
         while True:
             header = f.read(V4_HEADER_LEN)
             if not header:
                 break
             self.read_pos = pos + len(header)
-            size = self._checked_size(header)
+            size = self._checked_size(header, file_size - pos)
             type_code = header[4]
             if self.filter and self.filter.reads(type_code):
                 event = self._whole_event(f, header, size)
@@ -458,8 +466,6 @@ class BinlogSender:
                 pos += size
                 continue
             else:
-                if pos + size > file_size:
-                    raise self._error("truncated")
                 try:
                     self.io.write_streamed(1 + size, b"\0" + header, f.read)
                 except EOFError:
