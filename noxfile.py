@@ -35,10 +35,6 @@ BUILTIN_PARSERS = ("oracle", "mysqlbinlog", "mariadb-binlog", "python-mysql-repl
 # Stream parsers from npm (harness/peers), run when Node is here (always in CI, where a missing
 # Node makes them unavailable, which --require-all fails).
 NODE_PEERS = ("zongji-vlasky", "zongji-powersync", "zongji", "go-mysql-js", "go-mysql-binlog-node")
-# Peers run and reported but not gated (their verdicts not stable enough to fail a run): none.
-# The go-mysql peers' rows that went missing from run to run were the library's loss of rows
-# that come with connect_ok, which their adapter now holds (docs/findings.md).
-UNGATED_PEERS: tuple[str, ...] = ()
 
 
 @nox.session
@@ -90,8 +86,7 @@ def conformance(session: nox.Session) -> None:
         failed.append("builtin")
     for name, proc in peers.items():
         if proc.wait() != 0:
-            failed.append(name) if name not in UNGATED_PEERS else session.warn(
-                f"{name}: unexpected results, reported but not gated (UNGATED_PEERS)")
+            failed.append(name)
         lines = logs[name].read_text().strip().splitlines()
         for line in [ln for ln in lines if ln.startswith(("UNEXPECTED", "STALE", "unavailable", "error"))] + lines[-1:]:
             session.log(line)

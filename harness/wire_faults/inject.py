@@ -134,8 +134,7 @@ def _heartbeats_before(io: FaultyIO, payload: bytes) -> None:
 
 def _trickle(io: FaultyIO, payload: bytes) -> None:
     if io.fired == 1:
-        io.io.flush()
-        io.io.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        io.io.flush()  # the primary's sockets have TCP_NODELAY (server.py): each piece leaves alone
         io.record(f"trickled in {io.action.count}-byte writes, {io.action.delay * 1000:g} ms apart")
     data = io.encoded(payload)
     for i in range(0, len(data), io.action.count):
