@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import time
@@ -69,10 +70,14 @@ def _decode(path: Path) -> None:
         pass
 
 
-def _oracle_command(path: Path, command: str) -> None:
-    """`python -m oracle <command> FILE > /dev/null`, this checkout's oracle."""
+def _oracle_command(path: Path, command: str, pure: bool = False) -> None:
+    """`python -m oracle <command> FILE > /dev/null`, this checkout's oracle; `pure` turns the
+    compiled accelerators off (BINLOG_ORACLE_PURE=1, oracle/speedups.py) to show what they add."""
+    env = {k: v for k, v in os.environ.items() if k != "BINLOG_ORACLE_PURE"}
+    if pure:
+        env["BINLOG_ORACLE_PURE"] = "1"
     subprocess.run([sys.executable, "-m", "oracle", command, str(path)], cwd=ROOT, check=True,
-                   stdout=subprocess.DEVNULL)
+                   stdout=subprocess.DEVNULL, env=env)
 
 
 def _mysqlbinlog(path: Path, args: str) -> tuple[float, float]:
@@ -107,6 +112,8 @@ def run(path: Path, repeat: int) -> list[Measurement]:
         ("oracle full decode (in process)", lambda: _decode(path)),
         ("python -m oracle decode", lambda: _oracle_command(path, "decode")),
         ("python -m oracle rows", lambda: _oracle_command(path, "rows")),
+        ("python -m oracle decode (pure Python)", lambda: _oracle_command(path, "decode", pure=True)),
+        ("python -m oracle rows (pure Python)", lambda: _oracle_command(path, "rows", pure=True)),
     ]
     best = {name: (float("inf"), float("inf")) for name, _ in cases}
     for turn in range(1, repeat + 1):
@@ -124,7 +131,10 @@ def run(path: Path, repeat: int) -> list[Measurement]:
 
 def table(results: list[Measurement], path: Path) -> str:
     head = ("decoder", "wall s", "CPU s", "MiB/s (wall)", "wall / mysqlbinlog -vvv", "CPU / mysqlbinlog -vvv")
-    lines = [f"file: {path} ({path.stat().st_size / 2**20:.1f} MiB)", "",
+    from oracle.speedups import accelerators
+    built = ", ".join(f"{a.name} ({'built' if a.built else 'NOT built'}{', stale' if a.stale else ''})"
+                      for a in accelerators()) or "none in the tree"
+    lines = [f"file: {path} ({path.stat().st_size / 2**20:.1f} MiB)", f"accelerators: {built}", "",
              "| " + " | ".join(head) + " |", "|" + "|".join("-" * (len(h) + 1) + ":" for h in head) + "|"]
     for m in results:
         cells = (m.name, f"{m.seconds:.2f}", f"{m.cpu_seconds:.2f}", f"{m.mb_per_s:.1f}",

@@ -1,17 +1,21 @@
 """Where the compiled accelerators come from, and the switch that turns them off.
 
-setup.py builds a C twin for a few hot paths (row images, JSONB text, -vvv row text). Callers
-ask `accelerator("codecs._rowimage")` once at import and use the module when it is there,
-their own Python code otherwise. BINLOG_ORACLE_PURE=1 forces pure Python everywhere: the identity
-tests run both ways and compare the bytes, and a user who suspects the C code can rule it out.
+setup.py builds every `oracle/**/_*.c` as a C twin of a hot path (row images, JSONB text, -vvv
+row text). Callers ask `accelerator("codecs._rowimage")` once at import and use the module when
+it is there, their own Python code otherwise. BINLOG_ORACLE_PURE=1 forces pure Python everywhere:
+the identity test runs both ways and compares the bytes, and a user who suspects the C code can
+rule it out.
 """
 from __future__ import annotations
 
 import importlib
 import os
+from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
 
 PURE = os.environ.get("BINLOG_ORACLE_PURE", "") not in ("", "0")
+PACKAGE_DIR = Path(__file__).resolve().parent
 
 
 def accelerator(name: str) -> ModuleType | None:
@@ -22,3 +26,26 @@ def accelerator(name: str) -> ModuleType | None:
         return importlib.import_module(f"oracle.{name}")
     except ImportError:
         return None
+
+
+@dataclass(frozen=True)
+class Accelerator:
+    name: str  # relative to the oracle package, e.g. "codecs._rowimage"
+    source: Path
+    built: Path | None  # the extension module next to it, if any
+
+    @property
+    def stale(self) -> bool:
+        """Built before its source last changed: pip install -e . (or setup.py build_ext
+        --inplace) has not run since, and the module in use is not the code in the tree."""
+        return self.built is not None and self.built.stat().st_mtime < self.source.stat().st_mtime
+
+
+def accelerators() -> list[Accelerator]:
+    """Every C twin in the tree, with its build (as setup.py names them)."""
+    found = []
+    for source in sorted(PACKAGE_DIR.rglob("_*.c")):
+        rel = source.relative_to(PACKAGE_DIR).with_suffix("")
+        built = sorted(source.parent.glob(source.stem + ".*.so"))
+        found.append(Accelerator(".".join(rel.parts), source, built[-1] if built else None))
+    return found
