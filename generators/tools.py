@@ -3,7 +3,9 @@
 Other code compares its parse against these. mysqlbinlog (Oracle MySQL 9.7)
 runs from the local binlog-mysql:9.7 image with no network and the binlog's
 directory mounted read-only; mariadb-binlog is the host's (Debian's MariaDB
-client) unless an image is asked for.
+client) unless an image is asked for. The same tools as clients of a server on
+127.0.0.1 (`--read-from-remote-server`, against our primary or a real server)
+run through run_against_server.
 """
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Self
 
-from oracle.tool_image import MYSQL_IMAGE, docker_run_argv
+from oracle.tool_image import MYSQL_IMAGE, container_argv, docker_run_argv
 
 from . import docker_env
 
@@ -30,6 +32,24 @@ def run_in_image(image: str, tool: str, paths: StrPath | Sequence[StrPath],
     """Run `tool args paths...` in a throwaway, network-less container of `image`."""
     plist = [paths] if isinstance(paths, (str, PathLike)) else list(paths)
     return subprocess.run(docker_run_argv(docker_env.docker_bin(), image, tool, plist, args),
+                          capture_output=True, timeout=timeout, check=False)
+
+
+def run_against_server(image: str | None, argv: Sequence[str], out_dir: StrPath,
+                       timeout: float | None = 600, time_limit: float | None = None
+                       ) -> subprocess.CompletedProcess[bytes]:
+    """Run `argv`, a client of a server on 127.0.0.1, with `out_dir` as its working directory:
+    in a throwaway container of `image` on the host network (the only way to reach the host's
+    loopback; the tool talks to the address argv gives it), as the calling user, `out_dir`
+    mounted at /out; or, with image None, the host's own tool. `time_limit`: coreutils
+    `timeout` ends the tool after that many seconds (TERM, KILL 5 s later: exit 124 or 137),
+    inside the container, so that a hung client does not outlive the docker CLI."""
+    command = (["sh", "-c", f'timeout -k 5 {int(time_limit)} "$@"', "sh", *argv] if time_limit is not None
+               else list(argv))
+    if image is None:
+        return subprocess.run(command, cwd=out_dir, capture_output=True, timeout=timeout, check=False)
+    options = ["--user", f"{os.getuid()}:{os.getgid()}", "-v", f"{Path(out_dir).resolve()}:/out", "-w", "/out"]
+    return subprocess.run(container_argv(docker_env.docker_bin(), image, command, "host", options),
                           capture_output=True, timeout=timeout, check=False)
 
 

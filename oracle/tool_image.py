@@ -1,8 +1,10 @@
-"""How the reference tools run: in a throwaway, network-less container of a local image, with each
-binlog's directory mounted read-only.
+"""How the reference tools run: in a throwaway container of a local image. A decode has no network
+and each binlog's directory mounted read-only (docker_run_argv); a client of a server on
+127.0.0.1 shares the host's network (generators/tools.py run_against_server). Both are
+`container_argv` lines.
 
 It lives in oracle/ because `oracle verify` runs the tools and oracle/ imports nothing above it;
-generators/tools.py builds its runners on these two functions.
+generators/tools.py builds its runners on these functions.
 """
 from __future__ import annotations
 
@@ -39,8 +41,15 @@ def mounts(paths: Sequence[StrPath]) -> tuple[list[str], list[str]]:
     return vols, inside
 
 
+def container_argv(docker: str, image: str, command: Sequence[str], network: str = "none",
+                   options: Sequence[str] = ()) -> list[str]:
+    """`command` in a throwaway container of `image` on `network` ("none", or "host" to reach a
+    server on the host's loopback: dockerd here has no bridge), with further `docker run` options."""
+    return [docker, "run", "--rm", "--network", network, *options, image, *command]
+
+
 def docker_run_argv(docker: str, image: str, tool: str, paths: Sequence[StrPath],
                     args: Sequence[str]) -> list[str]:
     """`tool args paths...` in a throwaway, network-less container of `image`."""
     vols, inside = mounts(paths)
-    return [docker, "run", "--rm", "--network", "none", *vols, image, tool, *args, *inside]
+    return container_argv(docker, image, [tool, *args, *inside], options=vols)

@@ -3,7 +3,6 @@ port, and run the real clients against it (mysqlbinlog from the binlog-mysql:9.7
 networking, the host's or an image's mariadb-binlog)."""
 from __future__ import annotations
 
-import os
 import shutil
 import signal
 import socket
@@ -17,6 +16,7 @@ from pathlib import Path
 
 from generators import docker_env
 from generators.profiles import get as get_profile
+from generators.tools import run_against_server
 from harness.wire_faults.binlogs import with_big_query  # noqa: F401  (tests build big binlogs with it)
 from tests.server_fixtures import require_image
 
@@ -74,11 +74,9 @@ def mysqlbinlog_remote(served: Served, out_dir: Path, files: Sequence[str], *arg
                        password: str = PASSWORD, timeout: float = 120) -> subprocess.CompletedProcess[bytes]:
     """Oracle's mysqlbinlog 9.7 --read-from-remote-server --raw, writing into out_dir."""
     require_image(get_profile("mysql-9.7"))
-    return subprocess.run(
-        [docker_env.docker_bin(), "run", "--rm", "--network", "host", "--user", f"{os.getuid()}:{os.getgid()}",
-         "-v", f"{out_dir}:/out", "-w", "/out", "binlog-mysql:9.7",
-         "mysqlbinlog", "--read-from-remote-server", "--raw", f"-h{served.host}", f"-P{served.port}", "-uroot",
-         f"-p{password}", *args, *files], capture_output=True, timeout=timeout, check=False)
+    return run_against_server("binlog-mysql:9.7", [
+        "mysqlbinlog", "--read-from-remote-server", "--raw", f"-h{served.host}", f"-P{served.port}", "-uroot",
+        f"-p{password}", *args, *files], out_dir, timeout)
 
 
 def mariadb_binlog_remote(served: Served, out_dir: Path, files: Sequence[str], *args: str,
@@ -86,22 +84,17 @@ def mariadb_binlog_remote(served: Served, out_dir: Path, files: Sequence[str], *
                           timeout: float = 120) -> subprocess.CompletedProcess[bytes]:
     """mariadb-binlog --read-from-remote-server --raw: the host's, or the one in `image` (a client
     refuses server versions newer than itself, so 11.8 binlogs need the 11.8 client)."""
-    tail = ["--read-from-remote-server", "--raw", f"-h{served.host}", f"-P{served.port}", "-uroot",
-            f"-p{password}", *args, *files]
+    tool = ["mariadb-binlog", "--read-from-remote-server", "--raw", f"-h{served.host}", f"-P{served.port}",
+            "-uroot", f"-p{password}", *args, *files]
+    from tests.server_fixtures import missing, require_docker
     if image is None:
-        exe = shutil.which("mariadb-binlog")
-        if exe is None:
-            from tests.server_fixtures import missing
+        if shutil.which("mariadb-binlog") is None:
             missing("mariadb-binlog not installed (apt-get install mariadb-client)")
-        return subprocess.run([exe, *tail], cwd=out_dir, capture_output=True, timeout=timeout, check=False)
-    from tests.server_fixtures import require_docker, missing
-    require_docker()
-    if not docker_env.image_exists(image):
-        missing(f"image {image} not present (python -m generators images build {image})")
-    return subprocess.run(
-        [docker_env.docker_bin(), "run", "--rm", "--network", "host", "--user", f"{os.getuid()}:{os.getgid()}",
-         "-v", f"{out_dir}:/out", "-w", "/out", image, "mariadb-binlog", *tail],
-        capture_output=True, timeout=timeout, check=False)
+    else:
+        require_docker()
+        if not docker_env.image_exists(image):
+            missing(f"image {image} not present (python -m generators images build {image})")
+    return run_against_server(image, tool, out_dir, timeout)
 
 
 def case_files(case: Path) -> list[Path]:

@@ -7,15 +7,13 @@ container per server line running the client once per case: 200-odd copies in se
 `docker run` each."""
 from __future__ import annotations
 
-import os
 import shlex
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from generators import docker_env
 from generators.profiles import get as get_profile
+from generators.tools import run_against_server
 from harness.primary.server import BackgroundPrimary
 from harness.primary.state import ServeOptions
 from tests.primary_fixtures import CORPUS, PASSWORD, case_files
@@ -48,10 +46,7 @@ def test_every_corpus_binlog_is_copied_byte_for_byte(line: str, tmp_path: Path) 
             argv = [tool, "--read-from-remote-server", "--raw", "--to-last-log", "-h127.0.0.1",
                     f"-P{primary.port}", "-uroot", f"-p{PASSWORD}", *options, first]
             script.append(f"cd /out/{i} && {shlex.join(argv)} 2>err || echo \"exit $? in {i}\"")
-        proc = subprocess.run(
-            [docker_env.docker_bin(), "run", "--rm", "--network", "host", "--user",
-             f"{os.getuid()}:{os.getgid()}", "-v", f"{tmp_path}:/out", profile.image, "sh", "-c",
-             "\n".join(script)], capture_output=True, timeout=900, check=False)
+        proc = run_against_server(profile.image, ["sh", "-c", "\n".join(script)], tmp_path, 900)
     finally:
         for primary in primaries:
             primary.close()

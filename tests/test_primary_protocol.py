@@ -598,3 +598,24 @@ def test_given_certificate_user_and_flavor(tmp_path: Path) -> None:
         assert conn.get_server_info() == "5.5.5-9.7.4-2"
         conn.close()
         assert "mysql_native_password" in served.stderr()
+
+
+def test_a_reload_serves_the_rewritten_file_with_the_options_given(tmp_path: Path) -> None:
+    """BackgroundPrimary.reload (the stream fuzz's swap of one input for the next) re-reads the
+    served file as start-up does: --flavor and --server-id still apply to the new file."""
+    import os
+
+    from harness.primary.server import BackgroundPrimary
+    from harness.primary.state import ServeOptions
+    served = tmp_path / "binlog.000001"
+    served.write_bytes((MARIADB_CASE / "binlog.000001").read_bytes())
+    with BackgroundPrimary(ServeOptions([str(served)], port=0, quiet=True, flavor="mysql", server_id=77)) as primary:
+        (tmp_path / "next").write_bytes((CORPUS / "mariadb-10.5/rotation--row/binlog.000001").read_bytes())
+        os.replace(tmp_path / "next", served)
+        primary.reload()
+        conn = pymysql.connect(host=primary.host, port=primary.port, user="root", password="")
+        assert conn.get_server_info().startswith("10.5.")  # the new file's version, no MariaDB 5.5.5- prefix
+        with conn.cursor() as cur:
+            cur.execute("SELECT @@server_id, @@version_comment")
+            assert cur.fetchone() == (77, "binlog-conformance harness serve (MySQL protocol)")
+        conn.close()

@@ -6,11 +6,11 @@ findings.py).
 
 One primary per parsing process, not per input: it serves one file, and each input is written
 over that file (an atomic rename, so a dump still running on the previous input keeps its own
-bytes), and the primary's state (served logs, server_id, system variables, all derived from the
-file) is reloaded from it. Starting a primary costs ~10 ms of key and socket set-up; a reload
-costs a decode of the GTID and Table_map events of a <= 16 KB input. A process made by fork
-starts its own primary (threads do not survive a fork), which is how the mutate engine's
-children each get one.
+bytes), and the primary reloads its state from it (BackgroundPrimary.reload: the served logs,
+server_id and system variables, derived as at start-up, options applied). Starting a primary
+costs ~10 ms of key and socket set-up; a reload costs a decode of the GTID and Table_map events
+of a <= 16 KB input. A process made by fork starts its own primary (threads do not survive a
+fork), which is how the mutate engine's children each get one.
 
 What the primary sends is the expectation's frame: it frames events by event_size alone, as
 mysql-server's Binlog_sender does (no checksum, no body decode), sends every whole event and ends
@@ -112,10 +112,8 @@ class MutantPrimary:
                                 SERVED_NAME, end_position)
 
     def _load(self) -> None:
-        from harness.primary.served import load
         from harness.primary.server import BackgroundPrimary
         from harness.primary.state import ServeOptions
-        from harness.primary.variables import system_variables
         from harness.stream_serving import PASSWORD, USER
         if self.primary is None or self.pid != os.getpid():
             # idle 5 s: a stuck client is cut, as conformance does (stream_serving.served)
@@ -123,11 +121,7 @@ class MutantPrimary:
                                 idle_timeout=5.0, write_timeout=30.0)
             self.primary, self.pid = BackgroundPrimary(opts), os.getpid()
             return
-        state = self.primary.state
-        logs = load(state.options.paths)  # what prepare() derives from the served file, again
-        state.options.server_id = logs.server_id
-        state.variables = system_variables(logs, logs.server_id, self.primary.port)
-        state.logs = logs
+        self.primary.reload()
 
     def close(self) -> None:
         if self.primary is not None and self.pid == os.getpid():

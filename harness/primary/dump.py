@@ -135,9 +135,14 @@ def artificial_event(type_code: int, server_id: int, log_pos: int, flags: int, b
     return event + _crc(event) if crc else event
 
 
+def rotate_body(name: str, pos: int) -> bytes:
+    """A Rotate event's body: the next file's first position, then its name."""
+    return struct.pack("<Q", pos) + name.encode()
+
+
 def fake_rotate(name: str, pos: int, server_id: int, crc: bool) -> bytes:
     return artificial_event(T.ROTATE_EVENT, server_id, 0, HeaderFlag.LOG_EVENT_ARTIFICIAL_F,
-                            struct.pack("<Q", pos) + name.encode(), crc)
+                            rotate_body(name, pos), crc)
 
 
 def heartbeat(name: str, log_pos: int, server_id: int, crc: bool) -> bytes:

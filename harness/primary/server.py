@@ -15,10 +15,9 @@ from oracle.wire.packets import ErrPacket, encode_packets
 
 from .auth import make_keys
 from .conn import PacketIO
-from .served import ServeError, load
+from .served import ServeError
 from .session import Session
-from .state import LOOPBACK_HOSTS, ServeOptions, ServerState
-from .variables import system_variables
+from .state import LOOPBACK_HOSTS, ServeOptions, ServerState, served_logs
 
 ER_CON_COUNT_ERROR = 1040
 EXIT_OK, EXIT_USAGE = 0, 2
@@ -94,15 +93,10 @@ class Primary:
 def prepare(opts: ServeOptions) -> tuple[ServerState, socket.socket]:
     """Everything before serving: load the logs, make the keys, bind. Raises ServeError (the
     PATHs), OSError (the address) or ValueError (the TLS files)."""
-    logs = load(opts.paths)
-    if opts.flavor != "auto":
-        logs.flavor_override = opts.flavor
-    if opts.server_id is None:
-        opts.server_id = logs.server_id
+    logs = served_logs(opts)
     keys = make_keys(opts.tls_cert, opts.tls_key)
     listener = socket.create_server((_bind_host(opts.host), opts.port), backlog=128)
-    port = listener.getsockname()[1]
-    return ServerState(opts, logs, keys, system_variables(logs, opts.server_id, port)), listener
+    return ServerState(opts, logs, keys, listener.getsockname()[1]), listener
 
 
 class BackgroundPrimary:
@@ -116,6 +110,10 @@ class BackgroundPrimary:
         self._thread = threading.Thread(target=Primary(self.state, listener).serve_forever,
                                         name=f"primary:{self.port}", daemon=True)
         self._thread.start()
+
+    def reload(self) -> None:
+        """Serve what the PATHs hold now (ServerState.reload). Raises ServeError."""
+        self.state.reload()
 
     def close(self) -> None:
         self.state.stop.set()
@@ -145,7 +143,7 @@ def serve(opts: ServeOptions) -> int:
     signal.signal(signal.SIGTERM, stop)
     print(f"listening on {_bind_host(opts.host)}:{port}", flush=True)
     state.log(f"serving {len(logs.files)} file(s) as {logs.flavor} {logs.format.server_version}, "
-              f"server_id {opts.server_id}")
+              f"server_id {state.server_id}")
     for warning in logs.warnings:
         state.log(f"warning: {warning}")
     Primary(state, listener).serve_forever()

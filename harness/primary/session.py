@@ -340,7 +340,7 @@ def _number(value: object) -> int:
 def _dump(s: Session, what: str, req: DumpRequest) -> None:
     st = s.server
     period = _user_var(s, "source_heartbeat_period") or _user_var(s, "master_heartbeat_period") or 0
-    opts = DumpOptions(st.options.server_id, _checksum_announced(s), _number(period), st.logs.flavor,
+    opts = DumpOptions(st.server_id, _checksum_announced(s), _number(period), st.logs.flavor,
                        st.logs.flavor == "mysql" and st.logs.version >= (8, 0, 26),
                        _number(_user_var(s, "mariadb_slave_capability") or 0))
     s.log(f"{what} file='{req.file}' pos={req.pos} flags={req.flags:#x} server_id={req.server_id}")

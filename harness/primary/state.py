@@ -1,5 +1,7 @@
 """What every connection of one primary shares: options, served logs, keys, the variables, the
-caching_sha2_password cache, the stop flag and the stderr log."""
+caching_sha2_password cache, the stop flag and the stderr log. The served logs, the server_id and
+the variables are all derived from the options' PATHs in one place (`served_logs`,
+`ServerState.use`), whether at start-up or on a reload of files rewritten in place."""
 from __future__ import annotations
 
 import sys
@@ -12,7 +14,8 @@ from oracle.wire import packets as wp
 from . import auth
 from .auth import Keys
 from .resultset import Value
-from .served import ServedLogs
+from .served import ServedLogs, load
+from .variables import system_variables
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 SERVER_CAPABILITIES = (wp.CLIENT_LONG_PASSWORD | wp.CLIENT_FOUND_ROWS | wp.CLIENT_LONG_FLAG
@@ -43,15 +46,40 @@ class ServeOptions:
     wire_fault: Any = None  # a harness.wire_faults injector: wrap(io) gives the dump's packet writer
 
 
+def served_logs(opts: ServeOptions) -> ServedLogs:
+    """The logs `opts` serves, as the primary presents them (--flavor applied). Raises ServeError."""
+    logs = load(opts.paths)
+    if opts.flavor != "auto":
+        logs.flavor_override = opts.flavor
+    return logs
+
+
 @dataclass
 class ServerState:
     options: ServeOptions
     logs: ServedLogs
     keys: Keys
-    variables: dict[str, Value] = field(default_factory=dict)
+    port: int  # the one listened on (a "port" variable)
+    server_id: int = field(init=False)  # --server-id, else the served Format_description's
+    variables: dict[str, Value] = field(init=False)
     stop: threading.Event = field(default_factory=threading.Event)
     _cache: set[str] = field(default_factory=set)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __post_init__(self) -> None:
+        self.use(self.logs)
+
+    def use(self, logs: ServedLogs) -> None:
+        """Serve `logs` from now on, with the server_id and variables they imply. Sessions read
+        these without the lock, so the logs are swapped in last."""
+        server_id = self.options.server_id if self.options.server_id is not None else logs.server_id
+        self.server_id, self.variables = server_id, system_variables(logs, server_id, self.port)
+        self.logs = logs
+
+    def reload(self) -> None:
+        """Re-read the served PATHs (rewritten in place, as the stream fuzz does per input), with
+        every option (--flavor, --server-id) applied as at start-up. Raises ServeError."""
+        self.use(served_logs(self.options))
 
     def log(self, text: str) -> None:
         if not self.options.quiet:

@@ -7,18 +7,17 @@ as it would be by a healthy server, which is what lets a resuming client show it
 from __future__ import annotations
 
 import socket
-import struct
 import threading
 import time
 from typing import Callable
 
 from oracle.checksum import CHECKSUM_LEN, ChecksumAlg
 from oracle.event_types import EventType as T
-from oracle.header import V4_HEADER_LEN
+from oracle.header import V4_HEADER, V4_HEADER_LEN
 from oracle.wire.packets import HEADER_LEN, MAX_PACKET, encode_packets
 
 from ..primary.conn import FLUSH_AT, ClientGone, PacketIO
-from ..primary.dump import DumpError, artificial_event, checksum_of_fde, heartbeat
+from ..primary.dump import DumpError, artificial_event, checksum_of_fde, heartbeat, rotate_body
 from .catalogue import WireAction
 
 ROWS_TYPES = frozenset(t for t in T if "ROWS" in t.name and t is not T.ROWS_QUERY_LOG_EVENT)
@@ -71,15 +70,15 @@ class FaultyIO:
             self.send(payload)
             return
         event = payload[1:]
-        if event[4] == T.FORMAT_DESCRIPTION_EVENT:
+        _timestamp, type_code, server_id, _size, log_pos, _flags = V4_HEADER.unpack_from(event)
+        if type_code == T.FORMAT_DESCRIPTION_EVENT:
             self.crc = checksum_of_fde(event) == ChecksumAlg.CRC32
-            self.server_id = struct.unpack_from("<I", event, 5)[0]
+            self.server_id = server_id
         if TRIGGERS[self.action.at](event, self.fired):
             self.fired += 1
             ACTIONS[self.action.kind](self, payload)
         else:
             self.send(payload)
-        log_pos = struct.unpack_from("<I", event, 13)[0]
         self.last_log_pos = log_pos or self.last_log_pos
 
     # -- what actions use -----------------------------------------------------------------------
@@ -186,7 +185,7 @@ def _flip_checksum(io: FaultyIO, payload: bytes) -> None:
 
 
 def _rotate_missing(io: FaultyIO, payload: bytes) -> None:
-    body = struct.pack("<Q", 4) + MISSING_FILE.encode()
+    body = rotate_body(MISSING_FILE, 4)
     size = V4_HEADER_LEN + len(body) + (CHECKSUM_LEN if io.crc else 0)
     io.send(b"\0" + artificial_event(T.ROTATE_EVENT, io.server_id, io.last_log_pos + size, 0, body, io.crc))
     io.added((io.last_log_pos, size))

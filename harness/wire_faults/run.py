@@ -3,9 +3,7 @@ served by stream_serving with the fault's injector), or a raw copier (mysqlbinlo
 --read-from-remote-server --raw in its image), and judge each (verdict.py)."""
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
 import sys
 import time
 from dataclasses import asdict, dataclass, field
@@ -13,6 +11,7 @@ from pathlib import Path
 from typing import Protocol
 
 from generators import docker_env
+from generators.tools import run_against_server
 
 from ..compare import FieldDiff
 from ..corpus import Case
@@ -25,7 +24,7 @@ from .catalogue import HEALTHY, Fault
 from .inject import WireInjector
 from .verdict import Judged, Verdict, acceptable, baseline_diffs, judge_copy, judge_reply
 
-HUNG_EXITS = (124, 137)  # coreutils timeout: the limit passed (TERM), or KILL
+HUNG_EXITS = (124, 137)  # coreutils timeout (run_against_server's time_limit): TERM, or KILL
 DOCKER_FAILED = 125
 
 
@@ -85,8 +84,8 @@ class StreamParser:
 
 @dataclass
 class RawCopier:
-    """`TOOL --read-from-remote-server --raw` in a container of `image` (host network, loopback
-    only), killed by coreutils `timeout` inside the container when it hangs."""
+    """`TOOL --read-from-remote-server --raw` in a container of `image` (run_against_server: host
+    network, loopback only), killed by coreutils `timeout` inside the container when it hangs."""
 
     work_dir: Path
     timeout: float
@@ -106,11 +105,7 @@ class RawCopier:
         with served(case, 0, injector) as src:
             remote = [self.tool, "--read-from-remote-server", "--raw", "--to-last-log", f"-h{src.host}",
                       f"-P{src.port}", f"-u{src.user}", f"-p{src.password}", src.file]
-            proc = subprocess.run(
-                [docker_env.docker_bin(), "run", "--rm", "--network", "host", "--user", f"{os.getuid()}:{os.getgid()}",
-                 "-v", f"{out}:/out", "-w", "/out", self.image,
-                 "sh", "-c", f'timeout -k 5 {int(self.timeout)} "$@"', "sh", *remote],
-                capture_output=True, timeout=self.timeout + 60, check=False)
+            proc = run_against_server(self.image, remote, out, self.timeout + 60, self.timeout)
         copy = out / case.path.name
         copied = copy.read_bytes() if copy.is_file() else b""
         lines = [ln for ln in proc.stderr.decode(errors="replace").splitlines() if ln.strip() and "Warning" not in ln]
