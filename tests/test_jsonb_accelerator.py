@@ -25,6 +25,7 @@ from oracle.decoder import decode_file
 from oracle.encode.values import encode_decimal
 from oracle.errors import BinlogError
 from tests.external import manifest
+from tests.test_codec_speedups import _damage
 from tests.test_jsonb import VALID, encode, json_docs
 
 try:  # the module itself, even under BINLOG_ORACLE_PURE=1 (which only keeps canonical_at from it)
@@ -118,13 +119,6 @@ def test_nesting_past_mysqls_limit_goes_to_the_python():
 
 # -- damaged, cut and random bytes ---------------------------------------------------------------
 
-def _damage(base: bytes, edits: list[tuple[int, int]], cut: int) -> bytes:
-    data = bytearray(base)
-    for pos, byte in edits:
-        data[pos % len(data)] = byte
-    return bytes(data[:cut])
-
-
 @settings(max_examples=600, deadline=None)
 @given(st.sampled_from(VALID), st.lists(st.tuples(st.integers(0, 400), st.integers(0, 255)), max_size=6),
        st.integers(1, 400))
@@ -208,3 +202,10 @@ def test_every_json_value_of_the_corpus_and_external_binlogs():
     assert len(documents) >= 30  # 38 distinct documents when this test was written
     answered = sum(_check(doc) is not None for doc in documents)
     assert answered >= len(documents) - 2  # the corpus's few damaged ones go to the Python
+
+
+def test_documents_whose_text_outgrows_the_first_buffer():
+    strings = ["x\n\"" * 30000] * 30  # about 2.7 MB of text, escapes included
+    assert _check(encode(strings, True))["value"].startswith('["x\\n\\"x')
+    base64 = _check(encode([(15, bytes(range(256)) * 3000)], True))  # 1 MB of base64 lines
+    assert base64["value"].count("\\n") == 768000 * 4 // 3 // 76

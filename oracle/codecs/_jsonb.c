@@ -15,6 +15,8 @@ matters here, and the budget only decreases, so "ever below zero" is order-free.
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -724,18 +726,16 @@ static PyObject *canonical(PyObject *module, PyObject *const *args, Py_ssize_t n
         Py_INCREF(out);
         goto done;
     }
-    Walk *w = PyMem_Malloc(sizeof(Walk));
-    if (w == NULL) {
-        PyErr_NoMemory();
-        goto done;
-    }
+    Walk walk, *w = &walk;
     w->b = view.buf;
     w->budget = end - start;
     w->last = 0;
     w->unfresh = 0;
     w->opaque = w->unsigned_ = NULL;
-    w->out.len = 0;
+    w->out.len = 0; /* the text is about the document's size; a big one grows by doubling */
     w->out.cap = (end - start) + (end - start) / 2 + 64;
+    if (w->out.cap > (1 << 20))
+        w->out.cap = 1 << 20;
     w->out.p = PyMem_Malloc((size_t)w->out.cap);
     int rc = w->out.p ? value(w, w->b[start], start + 1, end - start - 1, 0) : (PyErr_NoMemory(), FAILED);
     if (rc == OK) {
@@ -749,7 +749,6 @@ static PyObject *canonical(PyObject *module, PyObject *const *args, Py_ssize_t n
     PyMem_Free(w->out.p);
     Py_XDECREF(w->opaque);
     Py_XDECREF(w->unsigned_);
-    PyMem_Free(w);
 done:
     PyBuffer_Release(&view);
     return out;
