@@ -17,7 +17,8 @@ from functools import lru_cache
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from oracle.codecs import jsonvalue
 from oracle.codecs.jsonb import canonical_at, pure_canonical_at
