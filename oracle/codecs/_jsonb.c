@@ -307,7 +307,7 @@ static const uint32_t POW10[10] = {1, 10, 100, 1000, 10000, 100000, 1000000, 100
                                    1000000000};
 
 /* Json_decimal: precision, scale, then decode_decimal's text. */
-static int put_decimal(Text *t, const uint8_t *d, Py_ssize_t len) {
+static int put_decimal(Text *t, int field_type, const uint8_t *d, Py_ssize_t len) {
     if (len < 2)
         return UNUSUAL;
     int precision = d[0], scale = d[1];
@@ -408,21 +408,28 @@ static int put_time(Text *t, int64_t tmp) { /* my_time_to_str(.., 6), quoted */
                 (unsigned)(usec % 1000000));
 }
 
-/* The temporal kinds: _temporal's INT64_MIN texts, then the renderer. */
+static int put_date(Text *t, int64_t tmp) { return put_datetime(t, tmp, 0); }
+static int put_date_time(Text *t, int64_t tmp) { return put_datetime(t, tmp, 1); }
+
+/* field type -> its INT64_MIN text (jsonb.py _INT64_MIN_TEXT) and its renderer */
+static const struct {
+    const char *min_text;
+    int (*render)(Text *, int64_t);
+} TEMPORAL[] = {
+    [MYSQL_DATE] = {"\"0000-00-00\"", put_date},
+    [MYSQL_TIME] = {"\"2047:63:63.777215\"", put_time},
+    [MYSQL_DATETIME] = {"\"0014-10-00 00:00:00.000000\"", put_date_time},
+    [MYSQL_TIMESTAMP] = {"\"0014-10-00 00:00:00.000000\"", put_date_time},
+};
+
+/* Json_datetime::from_packed: the first 8 bytes are a packed temporal longlong. */
 static int put_temporal(Text *t, int field_type, const uint8_t *d, Py_ssize_t len) {
     if (len < 8)
         return UNUSUAL;
     int64_t tmp = (int64_t)le(d, 8);
-    if (tmp == INT64_MIN) { /* jsonb.py _INT64_MIN_TEXT */
-        if (field_type == MYSQL_DATE)
-            return PUTS(t, "\"0000-00-00\"");
-        if (field_type == MYSQL_TIME)
-            return PUTS(t, "\"2047:63:63.777215\"");
-        return PUTS(t, "\"0014-10-00 00:00:00.000000\"");
-    }
-    if (field_type == MYSQL_TIME)
-        return put_time(t, tmp);
-    return put_datetime(t, tmp, field_type != MYSQL_DATE);
+    if (tmp == INT64_MIN)
+        return put(t, TEMPORAL[field_type].min_text, (Py_ssize_t)strlen(TEMPORAL[field_type].min_text));
+    return TEMPORAL[field_type].render(t, tmp);
 }
 
 /* _opaque_raw, quoted: base64 with a line break every 76 characters (written as \n). */
@@ -456,6 +463,18 @@ static int put_base64(Text *t, int field_type, const uint8_t *d, Py_ssize_t n) {
     return OK;
 }
 
+static int put_var_string(Text *t, int field_type, const uint8_t *d, Py_ssize_t n) {
+    return quoted(t, d, n); /* _opaque_raw: a VAR_STRING's bytes as they are */
+}
+
+/* MySQL field type -> the text of an opaque value of that type (jsonb.py _SPECIAL, then
+   _opaque_raw); the types not listed are written as base64. */
+typedef int OpaqueText(Text *, int, const uint8_t *, Py_ssize_t);
+static OpaqueText *const OPAQUE_TEXT[256] = {
+    [MYSQL_NEWDECIMAL] = put_decimal, [MYSQL_DATE] = put_temporal,         [MYSQL_TIME] = put_temporal,
+    [MYSQL_DATETIME] = put_temporal,  [MYSQL_TIMESTAMP] = put_temporal,    [MYSQL_VAR_STRING] = put_var_string,
+};
+
 /* -- the walk ----------------------------------------------------------------------------------- */
 
 static int value(Walk *w, int type, Py_ssize_t pos, Py_ssize_t avail, int depth);
@@ -485,7 +504,7 @@ static int span(Walk *w, Py_ssize_t need, Py_ssize_t avail) {
     return w->budget < 0 ? UNUSUAL : OK;
 }
 
-static int string(Walk *w, Py_ssize_t pos, Py_ssize_t avail) {
+static int string(Walk *w, int type, Py_ssize_t pos, Py_ssize_t avail, int depth) {
     Py_ssize_t length, n;
     int rc = varlen(w, pos, avail, &length, &n);
     if (rc || (rc = span(w, n + length, avail)))
@@ -494,7 +513,7 @@ static int string(Walk *w, Py_ssize_t pos, Py_ssize_t avail) {
     return quoted(&w->out, w->b + pos + n, length);
 }
 
-static int opaque(Walk *w, Py_ssize_t pos, Py_ssize_t avail, int depth) {
+static int opaque(Walk *w, int type, Py_ssize_t pos, Py_ssize_t avail, int depth) {
     if (avail < 1)
         return UNUSUAL;
     Py_ssize_t length, n;
@@ -506,67 +525,57 @@ static int opaque(Walk *w, Py_ssize_t pos, Py_ssize_t avail, int depth) {
     w->last = 1 + n + length;
     if ((rc = add_opaque(w, depth, field_type, data, length)))
         return rc;
-    switch (field_type) { /* jsonb.py _SPECIAL, then _opaque_raw */
-    case MYSQL_NEWDECIMAL:
-        return put_decimal(&w->out, data, length);
-    case MYSQL_DATE:
-    case MYSQL_TIME:
-    case MYSQL_DATETIME:
-    case MYSQL_TIMESTAMP:
-        return put_temporal(&w->out, field_type, data, length);
-    case MYSQL_VAR_STRING:
-        return quoted(&w->out, data, length);
-    default:
-        return put_base64(&w->out, field_type, data, length);
-    }
+    OpaqueText *text = OPAQUE_TEXT[field_type];
+    return (text ? text : put_base64)(&w->out, field_type, data, length);
 }
 
+enum { SIGNED, UNSIGNED, FLOAT };
+static const struct {
+    int width, kind;
+} FIXED[] = {[INT16] = {2, SIGNED},   [UINT16] = {2, UNSIGNED}, [INT32] = {4, SIGNED}, [UINT32] = {4, UNSIGNED},
+             [INT64] = {8, SIGNED},   [UINT64] = {8, UNSIGNED}, [DOUBLE] = {8, FLOAT}};
+
 static int fixed(Walk *w, int type, Py_ssize_t pos, Py_ssize_t avail, int depth) {
-    static const int WIDTH[] = {[INT16] = 2, [UINT16] = 2, [INT32] = 4, [UINT32] = 4, [INT64] = 8,
-                                [UINT64] = 8, [DOUBLE] = 8};
-    int width = WIDTH[type];
+    int width = FIXED[type].width, kind = FIXED[type].kind;
     if (avail < width)
         return UNUSUAL;
     uint64_t v = le(w->b + pos, width);
     w->last = width;
-    switch (type) {
-    case INT16:
-        return putf(&w->out, "%d", (int)(int16_t)v);
-    case INT32:
-        return putf(&w->out, "%ld", (long)(int32_t)v);
-    case INT64:
-        return putf(&w->out, "%lld", (long long)(int64_t)v);
-    case DOUBLE: {
+    if (kind == FLOAT) {
         double d;
         memcpy(&d, &v, 8);
         return put_double(&w->out, d);
     }
-    default: { /* UINT16, UINT32, UINT64: their paths go in "unsigned" */
-        int rc = add_unsigned(w, depth);
-        return rc ? rc : putf(&w->out, "%llu", (unsigned long long)v);
+    if (kind == SIGNED) {
+        uint64_t sign = (uint64_t)1 << (8 * width - 1);
+        return putf(&w->out, "%lld", (long long)((v ^ sign) - sign)); /* sign-extended */
     }
-    }
+    int rc = add_unsigned(w, depth); /* an unsigned integer's path goes in "unsigned" */
+    return rc ? rc : putf(&w->out, "%llu", (unsigned long long)v);
 }
 
-static int literal(Walk *w, Py_ssize_t pos, Py_ssize_t avail) {
-    if (avail < 1)
+static int literal(Walk *w, int type, Py_ssize_t pos, Py_ssize_t avail, int depth) {
+    static const char *const LITERALS[] = {"null", "true", "false"};
+    if (avail < 1 || w->b[pos] > 2)
         return UNUSUAL;
     w->last = 1;
-    switch (w->b[pos]) {
-    case 0:
-        return PUTS(&w->out, "null");
-    case 1:
-        return PUTS(&w->out, "true");
-    case 2:
-        return PUTS(&w->out, "false");
-    default:
-        return UNUSUAL;
-    }
+    return put(&w->out, LITERALS[w->b[pos]], (Py_ssize_t)strlen(LITERALS[w->b[pos]]));
 }
 
+/* container type -> its form (jsonb.py _CONTAINERS): object or array, offset/size width, and the
+   value types stored in the value entry itself (a bit per type byte) */
+#define INLINED_SMALL ((1u << LITERAL) | (1u << INT16) | (1u << UINT16))
+static const struct {
+    int is_object, osz;
+    unsigned inlined;
+} SHAPES[] = {[SMALL_OBJECT] = {1, 2, INLINED_SMALL},
+              [LARGE_OBJECT] = {1, 4, INLINED_SMALL | (1u << INT32) | (1u << UINT32)},
+              [SMALL_ARRAY] = {0, 2, INLINED_SMALL},
+              [LARGE_ARRAY] = {0, 4, INLINED_SMALL | (1u << INT32) | (1u << UINT32)}};
+
 static int container(Walk *w, int type, Py_ssize_t pos, Py_ssize_t avail, int depth) {
-    int is_object = type == SMALL_OBJECT || type == LARGE_OBJECT;
-    int large = type == LARGE_OBJECT || type == LARGE_ARRAY, osz = large ? 4 : 2, ves = 1 + osz;
+    int is_object = SHAPES[type].is_object, osz = SHAPES[type].osz, ves = 1 + osz;
+    unsigned inlined = SHAPES[type].inlined;
     if (++depth > MAX_DEPTH || avail < 2 * osz)
         return UNUSUAL;
     const uint8_t *b = w->b;
@@ -615,7 +624,7 @@ static int container(Walk *w, int type, Py_ssize_t pos, Py_ssize_t avail, int de
             step->n = i;
         }
         int t = b[e], rc;
-        if (t == LITERAL || t == INT16 || t == UINT16 || (large && (t == INT32 || t == UINT32))) {
+        if (t < 32 && (inlined >> t & 1)) {
             rc = value(w, t, e + 1, osz, depth); /* inlined in the value entry */
         } else {
             int64_t off = (int64_t)le(b + e + 1, osz);
@@ -639,30 +648,18 @@ static int container(Walk *w, int type, Py_ssize_t pos, Py_ssize_t avail, int de
     return put(out, is_object ? "}" : "]", 1);
 }
 
+/* type byte -> its reader (jsonb.py _READERS); the bytes not listed are not JSON types */
+typedef int Reader(Walk *, int, Py_ssize_t, Py_ssize_t, int);
+static Reader *const READERS[256] = {
+    [SMALL_OBJECT] = container, [LARGE_OBJECT] = container, [SMALL_ARRAY] = container, [LARGE_ARRAY] = container,
+    [LITERAL] = literal,        [INT16] = fixed,            [UINT16] = fixed,          [INT32] = fixed,
+    [UINT32] = fixed,           [INT64] = fixed,            [UINT64] = fixed,          [DOUBLE] = fixed,
+    [STRING] = string,          [OPAQUE] = opaque,
+};
+
 static int value(Walk *w, int type, Py_ssize_t pos, Py_ssize_t avail, int depth) {
-    switch (type) {
-    case SMALL_OBJECT:
-    case LARGE_OBJECT:
-    case SMALL_ARRAY:
-    case LARGE_ARRAY:
-        return container(w, type, pos, avail, depth);
-    case LITERAL:
-        return literal(w, pos, avail);
-    case INT16:
-    case UINT16:
-    case INT32:
-    case UINT32:
-    case INT64:
-    case UINT64:
-    case DOUBLE:
-        return fixed(w, type, pos, avail, depth);
-    case STRING:
-        return string(w, pos, avail);
-    case OPAQUE:
-        return opaque(w, pos, avail, depth);
-    default:
-        return UNUSUAL; /* not a JSON type byte */
-    }
+    Reader *read = READERS[type & 0xFF];
+    return read ? read(w, type, pos, avail, depth) : UNUSUAL;
 }
 
 /* -- the module --------------------------------------------------------------------------------- */
