@@ -33,9 +33,13 @@ from functools import partial
 from typing import Any, Callable
 
 from ..errors import BadEventBody, LengthPastEnd, TruncatedEvent
+from ..speedups import accelerator
 from .decimal import decode_decimal
 
 MAX_DEPTH = 100  # JSON_DOCUMENT_MAX_DEPTH
+
+_C = accelerator("codecs._jsonb")
+_TWIN = _C.canonical if _C is not None else None  # (buf, start, end) -> canonical dict | None
 
 # JSONB type bytes
 SMALL_OBJECT, LARGE_OBJECT, SMALL_ARRAY, LARGE_ARRAY = 0x0, 0x1, 0x2, 0x3
@@ -132,7 +136,18 @@ def decode_jsonb_at(buf: bytes, start: int, end: int, origin: int = 0) -> JsonVa
 
 def canonical_at(buf: bytes, start: int, end: int, origin: int = 0) -> dict[str, Any]:
     """to_canonical(decode_jsonb_at(...)), the text written while decoding (no model built),
-    with the layout lists gathered in the same pass (the walk's `layout`)."""
+    with the layout lists gathered in the same pass (the walk's `layout`). The C twin
+    (oracle/codecs/_jsonb.c) answers when it is built; it hands back anything unusual (every
+    error, non-UTF-8 text) to pure_canonical_at, the reference."""
+    if _TWIN is not None:
+        found = _TWIN(buf, start, end)
+        if found is not None:
+            return found
+    return pure_canonical_at(buf, start, end, origin)
+
+
+def pure_canonical_at(buf: bytes, start: int, end: int, origin: int = 0) -> dict[str, Any]:
+    """canonical_at in Python: the reference the C twin must equal, and the one raising errors."""
     if end <= start:
         return {"type": "json", "value": "null"}
     raw, st = _decode(buf, start, end, origin, _TEXT)
