@@ -149,7 +149,7 @@ static int decimal(const spec_t *sp, const unsigned char *p, PyObject **out) {
         for (int i = 0; i < sp->size; i++)
             d[i] = (unsigned char)~d[i];
     d[0] &= 0x7F;
-    int len = 1, off = 0;  /* t[0] is kept for the sign */
+    int len = 2, off = 0;  /* t[0..1] are kept for a '-' and a '0' put before the digits */
     for (int g = 0; g < sp->ngroups; g++) {
         if (g == sp->nint)
             t[len++] = '.';  /* only when scale > 0: nint < ngroups */
@@ -164,7 +164,7 @@ static int decimal(const spec_t *sp, const unsigned char *p, PyObject **out) {
         }
         len += nd;
     }
-    int start = 1;
+    int start = 2;
     while (start < len && t[start] == '0')
         start++;
     if (start == len || t[start] == '.')

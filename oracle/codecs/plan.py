@@ -129,7 +129,7 @@ def build_reader(col: Any) -> ValueReader:
 class RowPlan:
     """The readers of one table, and which of its columns are JSON (for partial updates)."""
 
-    __slots__ = ("readers", "json_columns", "_selected", "_diff_reader")
+    __slots__ = ("readers", "json_columns", "_selected", "_partial", "_diff_reader")
 
     def __init__(self, columns: list[Any]) -> None:
         self.readers = [build_reader(c) for c in columns]
@@ -137,6 +137,7 @@ class RowPlan:
         self._diff_reader = {c.index: prefixed_reader(c.meta, jsonvalue.json_diffs, "JSON diff")
                              for c in columns if c.type == T.JSON}
         self._selected: dict[int, Readers] = {}
+        self._partial: dict[tuple[int, int], Readers] = {}
 
     def select(self, present: int) -> Readers:
         """The readers of the columns whose bit is set in `present`, in column order."""
@@ -148,14 +149,19 @@ class RowPlan:
 
     def with_partial_json(self, present: int, partial: int) -> Readers:
         """Readers for a Partial_update_rows after-image: the JSON columns whose partial bit is
-        set hold a diff list rather than a document (bit k is the table's k-th JSON column)."""
+        set hold a diff list rather than a document (bit k is the table's k-th JSON column).
+        Cached per (present, partial), as select is per present: the C specs compile once."""
+        got = self._partial.get((present, partial))
+        if got is not None:
+            return got
         readers = []
         for i, rd in enumerate(self.readers):
             if present >> i & 1:
                 if i in self._diff_reader and partial >> self.json_columns.index(i) & 1:
                     rd = self._diff_reader[i]
                 readers.append(rd)
-        return Readers(readers)
+        got = self._partial[(present, partial)] = Readers(readers)
+        return got
 
 
 def read_image(buf: bytes, pos: int, end: int, readers: list[ValueReader]) -> tuple[dict[str, Any], int]:
