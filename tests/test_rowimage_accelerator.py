@@ -302,3 +302,23 @@ def test_every_real_row_image_decodes_identically(monkeypatch):
     print(stats)
     assert stats["images"] > 40000
     assert stats["by_c"] > 0.95 * stats["images"]
+
+
+@pytest.mark.parametrize("precision,scale,text", [(2, 2, "-0.50"), (4, 2, "-0.05"), (5, 0, "-7"),
+                                                  (3, 3, "0.000"), (65, 30, "-1." + "0" * 30)])
+def test_decimal_signs_and_empty_integer_parts(precision, scale, text):
+    """'-' and a leading '0' both go before the digits (once written outside the C buffer)."""
+    col = Column(0, T.NEWDECIMAL, precision << 8 | scale, True, T.NEWDECIMAL, 0)
+    readers = [plan_module.build_reader(col)]
+    intg = precision - scale
+    digits = ([intg % 9] if intg % 9 else []) + [9] * (intg // 9) + [9] * (scale // 9) \
+        + ([scale % 9] if scale % 9 else [])
+    groups = {"-0.50": [50], "-0.05": [0, 5], "-7": [7], "0.000": [0]}.get(text, [0, 0, 0, 1, 0, 0, 0, 0])
+    raw = b"".join(g.to_bytes(DIG2BYTES[d], "big") for g, d in zip(groups, digits))
+    raw = bytes([raw[0] | 0x80]) + raw[1:]
+    if text.startswith("-"):
+        raw = bytes(b ^ 0xFF for b in raw)
+    data = b"\x00" + raw
+    got = C.read_image(data, 0, len(data), _compiled(readers))
+    assert got is not None and got[0]["values"] == [{"type": "decimal", "value": text}]
+    assert got == read_image_pure(data, 0, len(data), readers)
