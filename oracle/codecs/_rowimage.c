@@ -333,6 +333,15 @@ static int callback_result(PyObject *r, Py_ssize_t end, Py_ssize_t *pos, PyObjec
     return 1;
 }
 
+/* fn(buf, a, b), as the Python loop calls readers and converters */
+static PyObject *call3(PyObject *fn, PyObject *bufobj, Py_ssize_t a, Py_ssize_t b) {
+    PyObject *args[3] = {bufobj, PyLong_FromSsize_t(a), PyLong_FromSsize_t(b)};
+    PyObject *r = args[1] && args[2] ? PyObject_Vectorcall(fn, args, 3, NULL) : NULL;
+    Py_XDECREF(args[1]);
+    Py_XDECREF(args[2]);
+    return r;
+}
+
 /* One non-NULL value at *pos: 1 with *out set and *pos moved, 0 to fall back, -1 on an error. */
 static int read_value(const spec_t *sp, PyObject *bufobj, const unsigned char *b, Py_ssize_t *pos,
                       Py_ssize_t end, PyObject **out) {
@@ -364,14 +373,14 @@ static int read_value(const spec_t *sp, PyObject *bufobj, const unsigned char *b
         else if (sp->kind == K_BINARY)
             *out = binary(b + start, nxt - start);
         else
-            *out = PyObject_CallFunction(sp->call, "Onn", bufobj, start, nxt);
+            *out = call3(sp->call, bufobj, start, nxt);
         if (*out == NULL)
             return -1;
         *pos = nxt;
         return 1;
     }
     case K_PYTHON: {
-        PyObject *r = PyObject_CallFunction(sp->call, "Onn", bufobj, at, end);
+        PyObject *r = call3(sp->call, bufobj, at, end);
         if (r == NULL)
             return -1;
         return callback_result(r, end, pos, out);
