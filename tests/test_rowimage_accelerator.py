@@ -26,7 +26,7 @@ from oracle.codecs.decimal import DIG2BYTES
 from oracle.codecs.plan import FACTORIES, RowPlan, read_image_pure
 from oracle.codecs.types import ColumnType as T
 from oracle.decoder import decode_file
-from oracle.errors import BinlogError
+from oracle.errors import BadEventBody, BinlogError
 from oracle.events import rows as rows_module
 from oracle.events.table_map import Column
 from tests.conftest import IN_CI
@@ -253,7 +253,7 @@ def test_no_leaks_over_many_calls():
         for _ in range(n):
             assert C.read_image(good, 0, len(good), compiled) is not None
             assert C.read_image(good, 0, len(good) - 1, compiled) is None
-            with pytest.raises(Exception):
+            with pytest.raises(BadEventBody):
                 C.read_image(failing, 0, len(failing), compiled)
             C.compile([spec_of(rd) for rd in readers])
 
