@@ -1,7 +1,10 @@
 """Column value codecs for row images, one module per family, driven by Table_map metadata.
 
 `plan.RowPlan` builds one reader per column once per table (`plan.FACTORIES`, keyed by the
-column's real type code) and reuses it for every row. Canonical value forms (values.py rules):
+column's real type code) and reuses it for every row. Each reader carries a spec (base.Native)
+that the compiled loop `_rowimage.c` uses to decode the common layouts without calling it;
+`plan.read_image_pure` stays the reference and runs whenever the C loop declines an image
+(tests/test_rowimage_accelerator.py). Canonical value forms (values.py rules):
 
 | column type (code)                         | canonical value                                             |
 |--------------------------------------------|-------------------------------------------------------------|

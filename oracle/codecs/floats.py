@@ -9,10 +9,10 @@ import math
 import struct
 
 from ..values import tagged
-from .base import ValueReader, short
+from .base import Native, ValueReader, native, short
 
 
-def _float_reader(fmt: str, size: int, tag: str) -> ValueReader:
+def _float_reader(fmt: str, size: int, tag: str, kind: Native) -> ValueReader:
     unpack = struct.Struct(fmt).unpack_from
     isfinite = math.isfinite
 
@@ -23,8 +23,8 @@ def _float_reader(fmt: str, size: int, tag: str) -> ValueReader:
         if not isfinite(v):
             return tagged(tag, "nan" if v != v else ("inf" if v > 0 else "-inf")), pos + size
         return v, pos + size
-    return read
+    return native(read, kind)
 
 
-read_float = _float_reader("<f", 4, "float")
-read_double = _float_reader("<d", 8, "double")
+read_float = _float_reader("<f", 4, "float", Native.FLOAT)
+read_double = _float_reader("<d", 8, "double", Native.DOUBLE)

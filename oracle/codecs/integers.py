@@ -8,7 +8,7 @@ from __future__ import annotations
 import struct
 
 from ..values import integer
-from .base import ValueReader, short
+from .base import Native, ValueReader, native, short
 
 _FORMATS = {1: "b", 2: "h", 4: "i", 8: "q"}
 
@@ -21,7 +21,7 @@ def int_reader(width: int, unsigned: bool, what: str) -> ValueReader:
             if nxt > end:
                 raise short(pos, 3, end, what)
             return int.from_bytes(buf[pos:nxt], "little", signed=not unsigned), nxt
-        return read3
+        return native(read3, Native.INT, 3, unsigned)
     fmt = _FORMATS[width]
     unpack = struct.Struct("<" + (fmt.upper() if unsigned else fmt)).unpack_from
     if width == 8:
@@ -29,13 +29,13 @@ def int_reader(width: int, unsigned: bool, what: str) -> ValueReader:
             if pos + 8 > end:
                 raise short(pos, 8, end, what)
             return integer(unpack(buf, pos)[0]), pos + 8
-        return read8
+        return native(read8, Native.INT, 8, unsigned)
 
     def read(buf: bytes, pos: int, end: int):
         if pos + width > end:
             raise short(pos, width, end, what)
         return unpack(buf, pos)[0], pos + width
-    return read
+    return native(read, Native.INT, width, unsigned)
 
 
 def read_year(buf: bytes, pos: int, end: int):
@@ -44,3 +44,6 @@ def read_year(buf: bytes, pos: int, end: int):
         raise short(pos, 1, end, "YEAR")
     v = buf[pos]
     return (1900 + v if v else 0), pos + 1
+
+
+native(read_year, Native.YEAR)

@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..errors import BinlogError, TruncatedEvent
+from ..speedups import accelerator
 from ..values import tagged
 from . import jsonvalue
-from .base import ValueReader, failing, short
+from .base import Native, ValueReader, failing, native, short, spec_of
 from .decimal import check_precision, decimal_bin_size, decode_decimal
 from .floats import read_double, read_float
 from .integers import int_reader, read_year
@@ -34,7 +35,7 @@ def _decimal(col: Any) -> ValueReader:
         if nxt > end:
             raise short(pos, size, end, "NEWDECIMAL")
         return tagged("decimal", decode_decimal(bytes(buf[pos:nxt]), precision, scale, pos)), nxt
-    return read
+    return native(read, Native.DECIMAL, precision, scale)
 
 
 def _bit(col: Any) -> ValueReader:
@@ -57,6 +58,9 @@ def _varchar(col: Any) -> ValueReader:
 
 def _read_null(buf: bytes, pos: int, end: int):
     return None, pos
+
+
+native(_read_null, Native.NULL)
 
 
 def _fixed(reader: ValueReader) -> Callable[[Any], ValueReader]:
@@ -101,6 +105,20 @@ FACTORIES: dict[int, Callable[[Any], ValueReader]] = {
 }
 
 
+_C = accelerator("codecs._rowimage")
+
+
+class Readers(list):
+    """The readers of one image's columns, with their specs compiled for the C loop
+    (`native`, None without it): built once per columns-present bitmap."""
+
+    __slots__ = ("native",)
+
+    def __init__(self, readers: list[ValueReader]) -> None:
+        super().__init__(readers)
+        self.native = _C.compile([spec_of(rd) for rd in readers]) if _C is not None else None
+
+
 def build_reader(col: Any) -> ValueReader:
     factory = FACTORIES.get(col.real_type)
     if factory is None:
@@ -111,36 +129,54 @@ def build_reader(col: Any) -> ValueReader:
 class RowPlan:
     """The readers of one table, and which of its columns are JSON (for partial updates)."""
 
-    __slots__ = ("readers", "json_columns", "_selected", "_diff_reader")
+    __slots__ = ("readers", "json_columns", "_selected", "_partial", "_diff_reader")
 
     def __init__(self, columns: list[Any]) -> None:
         self.readers = [build_reader(c) for c in columns]
         self.json_columns = [c.index for c in columns if c.type == T.JSON]
         self._diff_reader = {c.index: prefixed_reader(c.meta, jsonvalue.json_diffs, "JSON diff")
                              for c in columns if c.type == T.JSON}
-        self._selected: dict[int, list[ValueReader]] = {}
+        self._selected: dict[int, Readers] = {}
+        self._partial: dict[tuple[int, int], Readers] = {}
 
-    def select(self, present: int) -> list[ValueReader]:
+    def select(self, present: int) -> Readers:
         """The readers of the columns whose bit is set in `present`, in column order."""
         readers = self._selected.get(present)
         if readers is None:
-            readers = [rd for i, rd in enumerate(self.readers) if present >> i & 1]
+            readers = Readers([rd for i, rd in enumerate(self.readers) if present >> i & 1])
             self._selected[present] = readers
         return readers
 
-    def with_partial_json(self, present: int, partial: int) -> list[ValueReader]:
+    def with_partial_json(self, present: int, partial: int) -> Readers:
         """Readers for a Partial_update_rows after-image: the JSON columns whose partial bit is
-        set hold a diff list rather than a document (bit k is the table's k-th JSON column)."""
+        set hold a diff list rather than a document (bit k is the table's k-th JSON column).
+        Cached per (present, partial), as select is per present: the C specs compile once."""
+        got = self._partial.get((present, partial))
+        if got is not None:
+            return got
         readers = []
         for i, rd in enumerate(self.readers):
             if present >> i & 1:
                 if i in self._diff_reader and partial >> self.json_columns.index(i) & 1:
                     rd = self._diff_reader[i]
                 readers.append(rd)
-        return readers
+        got = self._partial[(present, partial)] = Readers(readers)
+        return got
 
 
 def read_image(buf: bytes, pos: int, end: int, readers: list[ValueReader]) -> tuple[dict[str, Any], int]:
+    """One row image (see read_image_pure): the compiled loop when `readers` came from RowPlan
+    with it built, which hands back None on anything unusual (a short value, an out-of-range
+    DECIMAL group...); then the Python loop decodes the image and raises the precise error."""
+    compiled = getattr(readers, "native", None)
+    if compiled is not None:
+        got = _C.read_image(buf, pos, end, compiled)
+        if got is not None:
+            return got
+    return read_image_pure(buf, pos, end, readers)
+
+
+def read_image_pure(buf: bytes, pos: int, end: int, readers: list[ValueReader]) -> tuple[dict[str, Any], int]:
     """One row image: the null bitmap over the present columns, then each non-NULL value.
     Returns the canonical image and the position after it. The bitmap's padding bits, when it
     has any, are kept as "null_padding" (shifted down) for the rows decoder to summarise."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..values import binary, integer, text
-from .base import ValueReader, failing, past, short
+from .base import Native, ValueReader, failing, native, past, short
 
 
 def as_text(buf: bytes, start: int, end: int) -> Any:
@@ -36,7 +36,7 @@ def prefixed_reader(prefix: int, convert: Callable[[bytes, int, int], Any], what
             if nxt > end:
                 raise past(pos, nxt - start, end - 1, what)
             return convert(buf, start, nxt), nxt
-        return read1
+        return _prefixed_spec(read1, prefix, convert)
 
     def read(buf: bytes, pos: int, end: int):
         start = pos + prefix
@@ -46,7 +46,15 @@ def prefixed_reader(prefix: int, convert: Callable[[bytes, int, int], Any], what
         if nxt > end:
             raise past(pos, nxt - start, end - prefix, what)
         return convert(buf, start, nxt), nxt
-    return read
+    return _prefixed_spec(read, prefix, convert)
+
+
+def _prefixed_spec(reader: ValueReader, prefix: int, convert: Callable[[bytes, int, int], Any]) -> ValueReader:
+    if convert is as_text:
+        return native(reader, Native.TEXT, prefix)
+    if convert is as_binary:
+        return native(reader, Native.BINARY, prefix)
+    return native(reader, Native.CONVERT, prefix, call=convert)
 
 
 def text_reader(prefix: int, what: str) -> ValueReader:
@@ -60,7 +68,7 @@ def unsigned_be_reader(nbytes: int, what: str) -> ValueReader:
         if nxt > end:
             raise short(pos, nbytes, end, what)
         return integer(int.from_bytes(buf[pos:nxt], "big")), nxt
-    return read
+    return native(read, Native.UINT_BE, nbytes)
 
 
 def unsigned_le_reader(nbytes: int, what: str) -> ValueReader:
@@ -73,4 +81,4 @@ def unsigned_le_reader(nbytes: int, what: str) -> ValueReader:
         if nxt > end:
             raise short(pos, nbytes, end, what)
         return integer(int.from_bytes(buf[pos:nxt], "little")), nxt
-    return read
+    return native(read, Native.UINT_LE, nbytes)

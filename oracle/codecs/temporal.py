@@ -10,7 +10,7 @@ Zero and partial-zero dates come out as stored ('0000-00-00', '2024-00-15').
 from __future__ import annotations
 
 from ..values import tagged
-from .base import ValueReader, failing, short
+from .base import Native, ValueReader, failing, native, short
 
 _FRAC_BYTES = (0, 1, 1, 2, 2, 3, 3)
 _FRAC_SCALE = (0, 10000, 10000, 100, 100, 1, 1)  # stored fraction unit -> microseconds
@@ -52,6 +52,11 @@ def read_timestamp(buf: bytes, pos: int, end: int):
     return tagged("timestamp", str(int.from_bytes(buf[pos:pos + 4], "little"))), pos + 4
 
 
+for _reader, _kind in ((read_date, Native.DATE), (read_time, Native.TIME),
+                      (read_datetime, Native.DATETIME), (read_timestamp, Native.TIMESTAMP)):
+    native(_reader, _kind)
+
+
 def _bad_fsp(fsp: int, what: str) -> ValueReader | None:
     return failing(f"{what} fractional precision {fsp} exceeds 6") if fsp > 6 else None
 
@@ -70,7 +75,7 @@ def timestamp2_reader(fsp: int) -> ValueReader:
         sec = int.from_bytes(buf[pos:pos + 4], "big")
         frac = int.from_bytes(buf[pos + 4:nxt], "big") * scale
         return tagged("timestamp", f"{sec}{_frac_text(frac, fsp)}"), nxt
-    return read
+    return native(read, Native.TIMESTAMP2, fsp)
 
 
 def datetime2_reader(fsp: int) -> ValueReader:
@@ -94,7 +99,7 @@ def datetime2_reader(fsp: int) -> ValueReader:
         return tagged("datetime", f"{sign}{ym // 13:04d}-{ym % 13:02d}-{ymd & 31:02d} "
                                   f"{hms >> 12:02d}:{(hms >> 6) & 63:02d}:{hms & 63:02d}"
                                   f"{_frac_text(usec, fsp)}"), nxt
-    return read
+    return native(read, Native.DATETIME2, fsp)
 
 
 def time2_reader(fsp: int) -> ValueReader:
@@ -124,4 +129,4 @@ def time2_reader(fsp: int) -> ValueReader:
         hms = packed >> 24
         return tagged("time", f"{sign}{(hms >> 12) & 0x3FF:02d}:{(hms >> 6) & 63:02d}:{hms & 63:02d}"
                               f"{_frac_text(usec, fsp)}"), nxt
-    return read
+    return native(read, Native.TIME2, fsp)
