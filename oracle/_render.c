@@ -1,0 +1,531 @@
+/* C twin of oracle/render_rows.py's per-image renderer (the "###   @N=value" lines of one row image).
+ *
+ * render_image(clause, columns, values, mariadb) -> bytes | None
+ *   clause:  b"### SET\n" or b"### WHERE\n", written first
+ *   columns: tuple of (kind, param, head, tail, null_line) per present column, built once per
+ *            table and present-bitmap by render_rows.Table.fast_columns from ColumnStyle.fast
+ *   values:  the image's canonical values (list)
+ *   mariadb: quote as MariaDB does (control bytes only) instead of MySQL
+ *
+ * The Python printers are the reference. This module handles the common value shapes of the
+ * common kinds and returns None for anything else (an unknown kind, an unexpected value shape, a
+ * value out of the plain range), and render_rows.py then renders that image itself. It never
+ * raises for a value: only MemoryError and the TypeError of a wrong call reach the caller.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+/* Kinds: keep in step with render_rows.py's FAST_* constants. */
+enum {
+    K_NONE = 0,      /* not handled here: Python renders the image */
+    K_INT = 1,       /* param = width in bytes: '%d' or '-1 (4294967295)' */
+    K_FLOAT = 2,     /* '%-20g' */
+    K_DOUBLE = 3,    /* '%-.20g' */
+    K_QUOTED = 4,    /* quoted(raw_bytes(v)): str, or {"value": hex} */
+    K_TEXT = 5,      /* v["value"] as is (DECIMAL, TIMESTAMP2, DATETIME) */
+    K_QUOTED_UNSIGNED_TEXT = 6, /* quoted(v["value"].lstrip("-")) */
+    K_QUOTED_TEXT = 7,     /* quoted(v["value"]) */
+    K_DATE = 8,      /* 'YYYY:MM:DD' from v["value"] "YYYY-MM-DD" */
+    K_YEAR = 9,      /* '%04d' % (v or 1900) */
+    K_ENUM = 10,     /* '%d' */
+    K_BIT = 11,      /* param = number of bits (1..64): b'...' */
+    K_SET = 12,      /* param = number of bytes (1..8): b'...' of the little-endian bytes */
+    K_JSON = 13,     /* quoted(v["value"]) for {"type": "json"} not starting with '"' */
+};
+
+typedef struct {
+    char *data;
+    Py_ssize_t len, cap;
+} Buf;
+
+static int buf_reserve(Buf *b, Py_ssize_t extra) {
+    if (extra > PY_SSIZE_T_MAX - b->len) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    Py_ssize_t need = b->len + extra;
+    if (need <= b->cap)
+        return 0;
+    Py_ssize_t cap = b->cap ? b->cap : 1024;
+    while (cap < need)
+        cap = cap > PY_SSIZE_T_MAX / 2 ? need : cap * 2;
+    char *p = PyMem_Realloc(b->data, (size_t)cap);
+    if (p == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    b->data = p;
+    b->cap = cap;
+    return 0;
+}
+
+static int buf_put(Buf *b, const char *s, Py_ssize_t n) {
+    if (buf_reserve(b, n) < 0)
+        return -1;
+    memcpy(b->data + b->len, s, (size_t)n);
+    b->len += n;
+    return 0;
+}
+
+static int buf_put_bytes(Buf *b, PyObject *bytes) {
+    return buf_put(b, PyBytes_AS_STRING(bytes), PyBytes_GET_SIZE(bytes));
+}
+
+static const char HEX[] = "0123456789abcdef";
+
+/* my_b_write_quoted (MySQL: \b \f \n \r \t \\ \' and \xNN for other control bytes; MariaDB: \xNN
+ * for every control byte, nothing else escaped), with the surrounding quotes. */
+static int put_quoted(Buf *b, const unsigned char *s, Py_ssize_t n, int mariadb) {
+    if (n > (PY_SSIZE_T_MAX - 2) / 4) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (buf_reserve(b, 4 * n + 2) < 0)
+        return -1;
+    char *o = b->data + b->len;
+    *o++ = '\'';
+    for (Py_ssize_t i = 0; i < n; i++) {
+        unsigned char c = s[i];
+        if (c >= 32 && (mariadb || (c != '\\' && c != '\''))) {
+            *o++ = (char)c;
+            continue;
+        }
+        char esc = 0;
+        if (!mariadb) {
+            switch (c) {
+            case 8: esc = 'b'; break;
+            case 12: esc = 'f'; break;
+            case 10: esc = 'n'; break;
+            case 13: esc = 'r'; break;
+            case 9: esc = 't'; break;
+            case '\\': esc = '\\'; break;
+            case '\'': esc = '\''; break;
+            default: break;
+            }
+        }
+        *o++ = '\\';
+        if (esc) {
+            *o++ = esc;
+        } else {
+            *o++ = 'x';
+            *o++ = HEX[c >> 4];
+            *o++ = HEX[c & 15];
+        }
+    }
+    *o++ = '\'';
+    b->len = o - b->data;
+    return 0;
+}
+
+/* Decimal digits of u at the end of tmp (which holds 20): returns where they start. */
+static char *utoa(uint64_t u, char *end) {
+    do {
+        *--end = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    return end;
+}
+
+/* '-' for negative, then the digits of magnitude. */
+static int put_int(Buf *b, int negative, uint64_t magnitude) {
+    char tmp[24], *end = tmp + sizeof tmp, *p = utoa(magnitude, end);
+    if (negative)
+        *--p = '-';
+    return buf_put(b, p, end - p);
+}
+
+/* 1 handled, 0 not handled (Python renders), -1 error set. */
+typedef int (*Printer)(Buf *, PyObject *, long, int);
+
+static PyObject *KEY_VALUE, *KEY_TYPE; /* interned "value" and "type", made at import */
+
+/* The dict value's "value" entry when it is a str, else NULL (no error set). */
+static PyObject *dict_value_str(PyObject *v) {
+    if (!PyDict_CheckExact(v))
+        return NULL;
+    PyObject *s = PyDict_GetItemWithError(v, KEY_VALUE); /* borrowed */
+    if (s == NULL)
+        PyErr_Clear(); /* a key's __eq__ raised: Python meets it again */
+    return s != NULL && PyUnicode_CheckExact(s) ? s : NULL;
+}
+
+/* The UTF-8 bytes of a str, or NULL with no error set when it holds surrogates (Python's
+ * surrogateescape/strict rules then decide). */
+static const char *utf8_of(PyObject *s, Py_ssize_t *n) {
+    const char *p = PyUnicode_AsUTF8AndSize(s, n);
+    if (p == NULL && PyErr_ExceptionMatches(PyExc_UnicodeEncodeError))
+        PyErr_Clear();
+    return p;
+}
+
+static int print_int(Buf *b, PyObject *v, long width, int mariadb) {
+    (void)mariadb;
+    if (!PyLong_CheckExact(v) || width < 1 || width > 8)
+        return 0;
+    int overflow = 0;
+    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+    uint64_t u;
+    if (x == -1 && PyErr_Occurred())
+        return -1;
+    if (overflow > 0) {
+        unsigned long long y = PyLong_AsUnsignedLongLong(v);
+        if (y == (unsigned long long)-1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return 0; /* past 64 bits: Python's modulo decides */
+        }
+        u = (uint64_t)y;
+    } else if (overflow < 0) {
+        return 0;
+    } else {
+        u = (uint64_t)x;
+    }
+    int bits = (int)width * 8;
+    if (bits < 64)
+        u &= ((uint64_t)1 << bits) - 1;
+    if (!((u >> (bits - 1)) & 1))
+        return put_int(b, 0, u) < 0 ? -1 : 1;
+    /* negative as signed: '-s (u)', s's magnitude being 2**bits - u */
+    uint64_t magnitude = bits < 64 ? ((uint64_t)1 << bits) - u : (uint64_t)0 - u;
+    if (put_int(b, 1, magnitude) < 0 || buf_put(b, " (", 2) < 0 || put_int(b, 0, u) < 0 || buf_put(b, ")", 1) < 0)
+        return -1;
+    return 1;
+}
+
+/* b"%-20g" / b"%-.20g" as Python formats them (PyOS_double_to_string, then left-justified). */
+static int print_real(Buf *b, PyObject *v, int precision, int width) {
+    if (!PyFloat_CheckExact(v))
+        return 0;
+    char *s = PyOS_double_to_string(PyFloat_AS_DOUBLE(v), 'g', precision, 0, NULL);
+    if (s == NULL)
+        return -1;
+    Py_ssize_t n = (Py_ssize_t)strlen(s);
+    int rc = buf_put(b, s, n);
+    PyMem_Free(s);
+    if (rc < 0)
+        return -1;
+    for (; n < width; n++)
+        if (buf_put(b, " ", 1) < 0)
+            return -1;
+    return 1;
+}
+
+static int print_float(Buf *b, PyObject *v, long p, int m) { (void)p; (void)m; return print_real(b, v, 6, 20); }
+static int print_double(Buf *b, PyObject *v, long p, int m) { (void)p; (void)m; return print_real(b, v, 20, 0); }
+
+static int hexval(unsigned char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+static int print_quoted(Buf *b, PyObject *v, long p, int mariadb) {
+    (void)p;
+    Py_ssize_t n;
+    if (PyUnicode_CheckExact(v)) {
+        const char *s = utf8_of(v, &n);
+        if (s == NULL)
+            return PyErr_Occurred() ? -1 : 0;
+        return put_quoted(b, (const unsigned char *)s, n, mariadb) < 0 ? -1 : 1;
+    }
+    PyObject *hex = dict_value_str(v);
+    if (hex == NULL || !PyUnicode_IS_ASCII(hex))
+        return 0;
+    n = PyUnicode_GET_LENGTH(hex);
+    if (n % 2)
+        return 0; /* bytes.fromhex's error is Python's to raise */
+    const unsigned char *h = PyUnicode_1BYTE_DATA(hex);
+    unsigned char stack[512];
+    unsigned char *raw = n / 2 <= (Py_ssize_t)sizeof stack ? stack : PyMem_Malloc((size_t)(n / 2));
+    if (raw == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    int rc = 1;
+    for (Py_ssize_t i = 0; i < n / 2; i++) {
+        int hi = hexval(h[2 * i]), lo = hexval(h[2 * i + 1]);
+        if (hi < 0 || lo < 0) {
+            rc = 0;
+            break;
+        }
+        raw[i] = (unsigned char)(hi << 4 | lo);
+    }
+    if (rc == 1 && put_quoted(b, raw, n / 2, mariadb) < 0)
+        rc = -1;
+    if (raw != stack)
+        PyMem_Free(raw);
+    return rc;
+}
+
+static int print_text(Buf *b, PyObject *v, long p, int m) {
+    (void)p; (void)m;
+    PyObject *text = dict_value_str(v);
+    Py_ssize_t n;
+    const char *s = text ? utf8_of(text, &n) : NULL;
+    if (s == NULL)
+        return PyErr_Occurred() ? -1 : 0;
+    return buf_put(b, s, n) < 0 ? -1 : 1;
+}
+
+static int print_quoted_unsigned_text(Buf *b, PyObject *v, long p, int mariadb) {
+    (void)p;
+    PyObject *text = dict_value_str(v);
+    Py_ssize_t n;
+    const char *s = text ? utf8_of(text, &n) : NULL;
+    if (s == NULL)
+        return PyErr_Occurred() ? -1 : 0;
+    while (n > 0 && *s == '-') {
+        s++;
+        n--;
+    }
+    return put_quoted(b, (const unsigned char *)s, n, mariadb) < 0 ? -1 : 1;
+}
+
+static int print_quoted_text(Buf *b, PyObject *v, long p, int mariadb) {
+    (void)p;
+    PyObject *text = dict_value_str(v);
+    Py_ssize_t n;
+    const char *s = text ? utf8_of(text, &n) : NULL;
+    if (s == NULL)
+        return PyErr_Occurred() ? -1 : 0;
+    return put_quoted(b, (const unsigned char *)s, n, mariadb) < 0 ? -1 : 1;
+}
+
+/* Parse 1..4 ASCII digits from s[*i] up to stop or the end; -1 when that is not what is there. */
+static long digits(const char *s, Py_ssize_t n, Py_ssize_t *i, int max_digits) {
+    long x = 0;
+    int k = 0;
+    while (*i < n && s[*i] >= '0' && s[*i] <= '9') {
+        if (++k > max_digits)
+            return -1;
+        x = x * 10 + (s[*i] - '0');
+        (*i)++;
+    }
+    return k ? x : -1;
+}
+
+static int print_date(Buf *b, PyObject *v, long p, int m) {
+    (void)p; (void)m;
+    PyObject *text = dict_value_str(v);
+    if (text == NULL || !PyUnicode_IS_ASCII(text))
+        return 0;
+    const char *s = (const char *)PyUnicode_1BYTE_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), i = 0;
+    long y = digits(s, n, &i, 4);
+    if (y < 0 || i >= n || s[i++] != '-')
+        return 0;
+    long mo = digits(s, n, &i, 2);
+    if (mo < 0 || i >= n || s[i++] != '-')
+        return 0;
+    long d = digits(s, n, &i, 2);
+    if (d < 0 || i != n)
+        return 0;
+    char tmp[12] = {'\'', (char)('0' + y / 1000), (char)('0' + y / 100 % 10), (char)('0' + y / 10 % 10),
+                    (char)('0' + y % 10), ':', (char)('0' + mo / 10), (char)('0' + mo % 10), ':',
+                    (char)('0' + d / 10), (char)('0' + d % 10), '\''};
+    return buf_put(b, tmp, 12) < 0 ? -1 : 1;
+}
+
+static int print_year(Buf *b, PyObject *v, long p, int m) {
+    (void)p; (void)m;
+    if (!PyLong_CheckExact(v))
+        return 0;
+    int overflow = 0;
+    long y = PyLong_AsLongAndOverflow(v, &overflow);
+    if (y == -1 && PyErr_Occurred())
+        return -1;
+    if (overflow || y < 0 || y > 99999999)
+        return 0;
+    char tmp[16];
+    int k = snprintf(tmp, sizeof tmp, "%04ld", y ? y : 1900L);
+    return buf_put(b, tmp, k) < 0 ? -1 : 1;
+}
+
+static int print_enum(Buf *b, PyObject *v, long p, int m) {
+    (void)p; (void)m;
+    if (!PyLong_CheckExact(v))
+        return 0;
+    int overflow = 0;
+    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+    if (x == -1 && PyErr_Occurred())
+        return -1;
+    if (overflow)
+        return 0;
+    return put_int(b, x < 0, x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x) < 0 ? -1 : 1;
+}
+
+/* The value as 0 <= u < 2**64, or 0 (not handled) when it is not a plain int in that range. */
+static int uint64_of(PyObject *v, uint64_t *u) {
+    if (!PyLong_CheckExact(v))
+        return 0;
+    unsigned long long y = PyLong_AsUnsignedLongLong(v);
+    if (y == (unsigned long long)-1 && PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError))
+            return -1;
+        PyErr_Clear(); /* negative or past 64 bits: Python decides */
+        return 0;
+    }
+    *u = (uint64_t)y;
+    return 1;
+}
+
+/* my_b_write_bit over the low nbits bits of u, most significant first. */
+static int put_bits(Buf *b, uint64_t u, int nbits) {
+    char tmp[72];
+    int k = 0;
+    tmp[k++] = 'b';
+    tmp[k++] = '\'';
+    for (int i = nbits - 1; i >= 0; i--)
+        tmp[k++] = (char)('0' + ((u >> i) & 1));
+    tmp[k++] = '\'';
+    return buf_put(b, tmp, k) < 0 ? -1 : 1;
+}
+
+static int print_bit(Buf *b, PyObject *v, long nbits, int m) {
+    (void)m;
+    uint64_t u;
+    int rc = uint64_of(v, &u);
+    if (rc <= 0 || nbits < 1 || nbits > 64)
+        return rc;
+    return put_bits(b, u, (int)nbits);
+}
+
+static int print_set(Buf *b, PyObject *v, long nbytes, int m) {
+    (void)m;
+    if (nbytes < 1 || nbytes > 8 || !PyLong_CheckExact(v))
+        return 0;
+    int overflow = 0;
+    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+    uint64_t u;
+    if (x == -1 && PyErr_Occurred())
+        return -1;
+    if (overflow > 0) {
+        int rc = uint64_of(v, &u);
+        if (rc <= 0)
+            return rc;
+    } else if (overflow < 0) {
+        return 0;
+    } else {
+        u = (uint64_t)x; /* Python's % (1 << 64) */
+    }
+    /* The first nbytes little-endian bytes, each printed most significant bit first: byte 0 first. */
+    uint64_t shown = 0;
+    for (long i = 0; i < nbytes; i++)
+        shown = shown << 8 | ((u >> (8 * i)) & 0xFF);
+    return put_bits(b, shown, (int)nbytes * 8);
+}
+
+static int print_json(Buf *b, PyObject *v, long p, int mariadb) {
+    (void)p;
+    if (!PyDict_CheckExact(v))
+        return 0;
+    PyObject *type = PyDict_GetItemWithError(v, KEY_TYPE);
+    if (type == NULL)
+        PyErr_Clear();
+    if (type == NULL || !PyUnicode_CheckExact(type) || PyUnicode_CompareWithASCIIString(type, "json") != 0)
+        return 0;
+    PyObject *text = dict_value_str(v);
+    Py_ssize_t n;
+    const char *s = text ? utf8_of(text, &n) : NULL;
+    if (s == NULL)
+        return PyErr_Occurred() ? -1 : 0;
+    if (n > 0 && s[0] == '"')
+        return 0; /* a top-level string prints unquoted: Python's json.loads does that */
+    return put_quoted(b, (const unsigned char *)s, n, mariadb) < 0 ? -1 : 1;
+}
+
+static const Printer PRINTERS[] = {
+    [K_NONE] = NULL,
+    [K_INT] = print_int,
+    [K_FLOAT] = print_float,
+    [K_DOUBLE] = print_double,
+    [K_QUOTED] = print_quoted,
+    [K_TEXT] = print_text,
+    [K_QUOTED_UNSIGNED_TEXT] = print_quoted_unsigned_text,
+    [K_QUOTED_TEXT] = print_quoted_text,
+    [K_DATE] = print_date,
+    [K_YEAR] = print_year,
+    [K_ENUM] = print_enum,
+    [K_BIT] = print_bit,
+    [K_SET] = print_set,
+    [K_JSON] = print_json,
+};
+#define N_PRINTERS ((long)(sizeof PRINTERS / sizeof PRINTERS[0]))
+
+/* One column: 1 written, 0 not handled, -1 error. */
+static int render_column(Buf *b, PyObject *spec, PyObject *v, int mariadb) {
+    if (!PyTuple_CheckExact(spec) || PyTuple_GET_SIZE(spec) != 5)
+        return 0;
+    PyObject *kind_o = PyTuple_GET_ITEM(spec, 0), *param_o = PyTuple_GET_ITEM(spec, 1);
+    PyObject *head = PyTuple_GET_ITEM(spec, 2), *tail = PyTuple_GET_ITEM(spec, 3);
+    PyObject *null_line = PyTuple_GET_ITEM(spec, 4);
+    if (!PyLong_CheckExact(kind_o) || !PyLong_CheckExact(param_o) || !PyBytes_CheckExact(head)
+        || !PyBytes_CheckExact(tail) || !PyBytes_CheckExact(null_line))
+        return 0;
+    long kind = PyLong_AsLong(kind_o), param = PyLong_AsLong(param_o);
+    if ((kind == -1 || param == -1) && PyErr_Occurred()) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (kind <= K_NONE || kind >= N_PRINTERS)
+        return 0; /* Python prints the "Don't know" line, or renders a kind of its own */
+    if (v == Py_None)
+        return buf_put_bytes(b, null_line) < 0 ? -1 : 1;
+    if (buf_put_bytes(b, head) < 0)
+        return -1;
+    int rc = PRINTERS[kind](b, v, param, mariadb);
+    if (rc <= 0)
+        return rc;
+    return buf_put_bytes(b, tail) < 0 ? -1 : 1;
+}
+
+static PyObject *render_image(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *clause, *columns, *values;
+    int mariadb;
+    if (!PyArg_ParseTuple(args, "SO!O!p:render_image", &clause, &PyTuple_Type, &columns, &PyList_Type, &values,
+                          &mariadb))
+        return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(columns);
+    if (PyList_GET_SIZE(values) != n)
+        Py_RETURN_NONE; /* zip(strict=True) raises it in Python */
+    Buf b = {NULL, 0, 0};
+    if (buf_put_bytes(&b, clause) < 0)
+        goto error;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        /* values may not change under us: no Python code runs while we read it */
+        int rc = render_column(&b, PyTuple_GET_ITEM(columns, i), PyList_GET_ITEM(values, i), mariadb);
+        if (rc < 0)
+            goto error;
+        if (rc == 0) {
+            PyMem_Free(b.data);
+            Py_RETURN_NONE;
+        }
+    }
+    PyObject *out = PyBytes_FromStringAndSize(b.data, b.len);
+    PyMem_Free(b.data);
+    return out;
+error:
+    PyMem_Free(b.data);
+    return NULL;
+}
+
+static PyMethodDef METHODS[] = {
+    {"render_image", render_image, METH_VARARGS,
+     "render_image(clause, columns, values, mariadb) -> bytes | None: one row image's ### lines, "
+     "or None when render_rows.py must render it."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, "oracle._render",
+                                    "C twin of render_rows.py's per-image renderer.", -1, METHODS};
+
+PyMODINIT_FUNC PyInit__render(void) {
+    if (KEY_VALUE == NULL && (KEY_VALUE = PyUnicode_InternFromString("value")) == NULL)
+        return NULL;
+    if (KEY_TYPE == NULL && (KEY_TYPE = PyUnicode_InternFromString("type")) == NULL)
+        return NULL;
+    return PyModule_Create(&MODULE);
+}
