@@ -386,10 +386,10 @@ static int put_bits(Buf *b, uint64_t u, int nbits) {
 static int print_bit(Buf *b, PyObject *v, long nbits, int m) {
     (void)m;
     uint64_t u;
+    if (nbits < 1 || nbits > 64)
+        return 0;
     int rc = uint64_of(v, &u);
-    if (rc <= 0 || nbits < 1 || nbits > 64)
-        return rc;
-    return put_bits(b, u, (int)nbits);
+    return rc <= 0 ? rc : put_bits(b, u, (int)nbits);
 }
 
 static int print_set(Buf *b, PyObject *v, long nbytes, int m) {
