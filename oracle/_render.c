@@ -48,7 +48,7 @@ static int buf_reserve(Buf *b, Py_ssize_t extra) {
     Py_ssize_t need = b->len + extra;
     if (need <= b->cap)
         return 0;
-    Py_ssize_t cap = b->cap ? b->cap : 1024;
+    Py_ssize_t cap = b->cap ? b->cap : 4096;
     while (cap < need)
         cap = cap > PY_SSIZE_T_MAX / 2 ? need : cap * 2;
     char *p = PyMem_Realloc(b->data, (size_t)cap);
@@ -75,48 +75,102 @@ static int buf_put_bytes(Buf *b, PyObject *bytes) {
 
 static const char HEX[] = "0123456789abcdef";
 
-/* my_b_write_quoted (MySQL: \b \f \n \r \t \\ \' and \xNN for other control bytes; MariaDB: \xNN
- * for every control byte, nothing else escaped), with the surrounding quotes. */
-static int put_quoted(Buf *b, const unsigned char *s, Py_ssize_t n, int mariadb) {
+/* Per byte, what my_b_write_quoted writes for it: 0 the byte itself, a letter for a backslash
+ * escape, 'x' for \xNN. MySQL escapes \b \f \n \r \t \\ \' by letter; MariaDB only writes control
+ * bytes as \xNN. Filled at import by init_escapes. */
+static char ESCAPE_MYSQL[256], ESCAPE_MARIADB[256];
+
+static void init_escapes(void) {
+    for (int c = 0; c < 32; c++)
+        ESCAPE_MYSQL[c] = ESCAPE_MARIADB[c] = 'x';
+    ESCAPE_MYSQL[8] = 'b';
+    ESCAPE_MYSQL[12] = 'f';
+    ESCAPE_MYSQL[10] = 'n';
+    ESCAPE_MYSQL[13] = 'r';
+    ESCAPE_MYSQL[9] = 't';
+    ESCAPE_MYSQL['\\'] = '\\';
+    ESCAPE_MYSQL['\''] = '\'';
+}
+
+/* One byte as my_b_write_quoted writes it, at o (room for 4 bytes); returns the new end. */
+static inline char *quote_byte(char *o, unsigned char c, const char *escape) {
+    char e = escape[c];
+    if (!e) {
+        *o++ = (char)c;
+    } else if (e != 'x') {
+        *o++ = '\\';
+        *o++ = e;
+    } else {
+        *o++ = '\\';
+        *o++ = 'x';
+        *o++ = HEX[c >> 4];
+        *o++ = HEX[c & 15];
+    }
+    return o;
+}
+
+/* Room for n bytes quoted (4 each at worst) and the two quotes. */
+static int reserve_quoted(Buf *b, Py_ssize_t n) {
     if (n > (PY_SSIZE_T_MAX - 2) / 4) {
         PyErr_NoMemory();
         return -1;
     }
-    if (buf_reserve(b, 4 * n + 2) < 0)
+    return buf_reserve(b, 4 * n + 2);
+}
+
+/* my_b_write_quoted, with the surrounding quotes. */
+static int put_quoted(Buf *b, const unsigned char *s, Py_ssize_t n, int mariadb) {
+    if (reserve_quoted(b, n) < 0)
         return -1;
+    const char *escape = mariadb ? ESCAPE_MARIADB : ESCAPE_MYSQL;
     char *o = b->data + b->len;
     *o++ = '\'';
-    for (Py_ssize_t i = 0; i < n; i++) {
-        unsigned char c = s[i];
-        if (c >= 32 && (mariadb || (c != '\\' && c != '\''))) {
-            *o++ = (char)c;
-            continue;
-        }
-        char esc = 0;
-        if (!mariadb) {
-            switch (c) {
-            case 8: esc = 'b'; break;
-            case 12: esc = 'f'; break;
-            case 10: esc = 'n'; break;
-            case 13: esc = 'r'; break;
-            case 9: esc = 't'; break;
-            case '\\': esc = '\\'; break;
-            case '\'': esc = '\''; break;
-            default: break;
-            }
-        }
-        *o++ = '\\';
-        if (esc) {
-            *o++ = esc;
-        } else {
-            *o++ = 'x';
-            *o++ = HEX[c >> 4];
-            *o++ = HEX[c & 15];
-        }
+    Py_ssize_t i = 0;
+    while (i < n) {
+        Py_ssize_t run = i;
+        while (run < n && !escape[s[run]])
+            run++;
+        memcpy(o, s + i, (size_t)(run - i));
+        o += run - i;
+        if (run < n)
+            o = quote_byte(o, s[run++], escape);
+        i = run;
     }
     *o++ = '\'';
     b->len = o - b->data;
     return 0;
+}
+
+/* Per ASCII byte its hex digit value, -1 for anything else. Filled at import. */
+static signed char HEXVAL[256];
+
+static void init_hexval(void) {
+    memset(HEXVAL, -1, sizeof HEXVAL);
+    for (int c = 0; c < 10; c++)
+        HEXVAL['0' + c] = (signed char)c;
+    for (int c = 0; c < 6; c++)
+        HEXVAL['a' + c] = HEXVAL['A' + c] = (signed char)(10 + c);
+}
+
+/* my_b_write_quoted of the bytes an even-length hex string stands for, decoded on the way.
+ * 1 written, 0 not plain hex (nothing kept: b->len is restored), -1 error. */
+static int put_quoted_hex(Buf *b, const unsigned char *h, Py_ssize_t n, int mariadb) {
+    if (n % 2)
+        return 0; /* bytes.fromhex's error is Python's to raise */
+    if (reserve_quoted(b, n / 2) < 0)
+        return -1;
+    const char *escape = mariadb ? ESCAPE_MARIADB : ESCAPE_MYSQL;
+    char *o = b->data + b->len;
+    *o++ = '\'';
+    for (Py_ssize_t i = 0; i < n; i += 2) {
+        int hi = HEXVAL[h[i]], lo = HEXVAL[h[i + 1]];
+        if ((hi | lo) < 0)
+            return 0; /* spaces or other bytes: bytes.fromhex's rules, in Python */
+        o = quote_byte(o, (unsigned char)(hi << 4 | lo), escape);
+    }
+    *o++ = '\'';
+    b->len = o - b->data;
+    return 1;
 }
 
 /* Decimal digits of u at the end of tmp (which holds 20): returns where they start. */
@@ -136,10 +190,10 @@ static int put_int(Buf *b, int negative, uint64_t magnitude) {
     return buf_put(b, p, end - p);
 }
 
-/* 1 handled, 0 not handled (Python renders), -1 error set. */
+/* A value printer: 1 handled, 0 not handled (Python renders the image), -1 error set. */
 typedef int (*Printer)(Buf *, PyObject *, long, int);
 
-static PyObject *KEY_VALUE, *KEY_TYPE; /* interned "value" and "type", made at import */
+static PyObject *KEY_VALUE, *KEY_TYPE, *KEY_VALUES; /* interned "value", "type", "values", made at import */
 
 /* The dict value's "value" entry when it is a str, else NULL (no error set). */
 static PyObject *dict_value_str(PyObject *v) {
@@ -214,13 +268,6 @@ static int print_real(Buf *b, PyObject *v, int precision, int width) {
 static int print_float(Buf *b, PyObject *v, long p, int m) { (void)p; (void)m; return print_real(b, v, 6, 20); }
 static int print_double(Buf *b, PyObject *v, long p, int m) { (void)p; (void)m; return print_real(b, v, 20, 0); }
 
-static int hexval(unsigned char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
 static int print_quoted(Buf *b, PyObject *v, long p, int mariadb) {
     (void)p;
     Py_ssize_t n;
@@ -233,30 +280,7 @@ static int print_quoted(Buf *b, PyObject *v, long p, int mariadb) {
     PyObject *hex = dict_value_str(v);
     if (hex == NULL || !PyUnicode_IS_ASCII(hex))
         return 0;
-    n = PyUnicode_GET_LENGTH(hex);
-    if (n % 2)
-        return 0; /* bytes.fromhex's error is Python's to raise */
-    const unsigned char *h = PyUnicode_1BYTE_DATA(hex);
-    unsigned char stack[512];
-    unsigned char *raw = n / 2 <= (Py_ssize_t)sizeof stack ? stack : PyMem_Malloc((size_t)(n / 2));
-    if (raw == NULL) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    int rc = 1;
-    for (Py_ssize_t i = 0; i < n / 2; i++) {
-        int hi = hexval(h[2 * i]), lo = hexval(h[2 * i + 1]);
-        if (hi < 0 || lo < 0) {
-            rc = 0;
-            break;
-        }
-        raw[i] = (unsigned char)(hi << 4 | lo);
-    }
-    if (rc == 1 && put_quoted(b, raw, n / 2, mariadb) < 0)
-        rc = -1;
-    if (raw != stack)
-        PyMem_Free(raw);
-    return rc;
+    return put_quoted_hex(b, PyUnicode_1BYTE_DATA(hex), PyUnicode_GET_LENGTH(hex), mariadb);
 }
 
 static int print_text(Buf *b, PyObject *v, long p, int m) {
@@ -481,39 +505,166 @@ static int render_column(Buf *b, PyObject *spec, PyObject *v, int mariadb) {
     return buf_put_bytes(b, tail) < 0 ? -1 : 1;
 }
 
-static PyObject *render_image(PyObject *self, PyObject *args) {
-    (void)self;
-    PyObject *clause, *columns, *values;
-    int mariadb;
-    if (!PyArg_ParseTuple(args, "SO!O!p:render_image", &clause, &PyTuple_Type, &columns, &PyList_Type, &values,
-                          &mariadb))
-        return NULL;
+/* One image's column lines: 1 written, 0 not handled, -1 error. */
+static int render_values(Buf *b, PyObject *columns, PyObject *values, int mariadb) {
     Py_ssize_t n = PyTuple_GET_SIZE(columns);
-    if (PyList_GET_SIZE(values) != n)
-        Py_RETURN_NONE; /* zip(strict=True) raises it in Python */
-    Buf b = {NULL, 0, 0};
-    if (buf_put_bytes(&b, clause) < 0)
-        goto error;
+    if (!PyList_CheckExact(values) || PyList_GET_SIZE(values) != n)
+        return 0; /* zip(strict=True) raises it in Python */
     for (Py_ssize_t i = 0; i < n; i++) {
-        /* values may not change under us: no Python code runs while we read it */
-        int rc = render_column(&b, PyTuple_GET_ITEM(columns, i), PyList_GET_ITEM(values, i), mariadb);
-        if (rc < 0)
-            goto error;
-        if (rc == 0) {
-            PyMem_Free(b.data);
-            Py_RETURN_NONE;
+        if (i >= PyList_GET_SIZE(values))
+            return 0; /* changed under us (a dict key's __eq__ ran Python code): Python decides */
+        PyObject *v = PyList_GET_ITEM(values, i);
+        Py_INCREF(v); /* held while printed, whatever runs meanwhile */
+        int rc = render_column(b, PyTuple_GET_ITEM(columns, i), v, mariadb);
+        Py_DECREF(v);
+        if (rc <= 0)
+            return rc;
+    }
+    return 1;
+}
+
+static int check_columns(PyObject *columns) {
+    if (PyTuple_CheckExact(columns))
+        return 0;
+    PyErr_SetString(PyExc_TypeError, "columns must be a tuple (render_rows.Table.fast_columns)");
+    return -1;
+}
+
+/* The output buffer, kept between calls so that a big event does not pay for growing a fresh one
+ * (realloc copies, and mmap'd pages faulted in anew) every time. A call that finds it taken (a
+ * dict key's __eq__ re-entering us) uses a fresh one; one grown past SPARE_MAX is let go. */
+static Buf spare = {NULL, 0, 0};
+static int spare_taken = 0;
+#define SPARE_MAX ((Py_ssize_t)16 << 20)
+
+/* A buffer to write into; *owns_spare says whether it is the spare (to give back in finish). */
+static Buf take_buffer(int *owns_spare) {
+    Buf b = {NULL, 0, 0};
+    *owns_spare = !spare_taken;
+    if (*owns_spare) {
+        spare_taken = 1;
+        b = spare;
+        b.len = 0;
+    }
+    return b;
+}
+
+/* The buffer as bytes (rc 1), None (rc 0: Python renders), or NULL (rc -1); the buffer is given
+ * back (the spare) or freed. */
+static PyObject *finish(Buf *b, int rc, int owns_spare) {
+    PyObject *out = rc > 0 ? PyBytes_FromStringAndSize(b->data, b->len) : NULL;
+    if (owns_spare && b->cap <= SPARE_MAX) {
+        spare = *b;
+    } else {
+        PyMem_Free(b->data);
+        if (owns_spare)
+            spare = (Buf){NULL, 0, 0};
+    }
+    if (owns_spare)
+        spare_taken = 0;
+    if (rc == 0)
+        Py_RETURN_NONE;
+    return out;
+}
+
+static PyObject *render_image(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 4) {
+        PyErr_Format(PyExc_TypeError, "render_image takes 4 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    PyObject *clause = args[0], *columns = args[1], *values = args[2];
+    if (!PyBytes_CheckExact(clause)) {
+        PyErr_SetString(PyExc_TypeError, "clause must be bytes");
+        return NULL;
+    }
+    int mariadb = PyObject_IsTrue(args[3]);
+    if (mariadb < 0 || check_columns(columns) < 0)
+        return NULL;
+    int owns_spare;
+    Buf b = take_buffer(&owns_spare);
+    int rc = buf_put_bytes(&b, clause);
+    if (rc == 0)
+        rc = render_values(&b, columns, values, mariadb);
+    return finish(&b, rc, owns_spare);
+}
+
+/* One image of a row: row itself (key NULL) or row[key], its "values" rendered after clause. */
+static int render_row_image(Buf *b, PyObject *row, PyObject *key, PyObject *clause, PyObject *columns,
+                            int mariadb) {
+    if (!PyDict_CheckExact(row))
+        return 0;
+    PyObject *image = row;
+    if (key != Py_None) {
+        image = PyDict_GetItemWithError(row, key);
+        if (image == NULL || !PyDict_CheckExact(image)) {
+            PyErr_Clear();
+            return 0;
         }
     }
-    PyObject *out = PyBytes_FromStringAndSize(b.data, b.len);
-    PyMem_Free(b.data);
-    return out;
-error:
-    PyMem_Free(b.data);
-    return NULL;
+    Py_INCREF(image);
+    PyObject *values = PyDict_GetItemWithError(image, KEY_VALUES);
+    int rc = 0;
+    if (values == NULL) {
+        PyErr_Clear();
+    } else {
+        Py_INCREF(values);
+        rc = buf_put_bytes(b, clause) < 0 ? -1 : render_values(b, columns, values, mariadb);
+        Py_DECREF(values);
+    }
+    Py_DECREF(image);
+    return rc;
+}
+
+/* render_rows(rows, header, images, mariadb) -> bytes | None: every row's header line, then its
+ * images; images is a tuple of (key, clause, columns), key None for the row itself (write,
+ * delete) or "before_image" / "after_image" (update). None when any image is not handled. */
+static PyObject *render_rows(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 4) {
+        PyErr_Format(PyExc_TypeError, "render_rows takes 4 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    PyObject *rows = args[0], *header = args[1], *images = args[2];
+    if (!PyList_CheckExact(rows) || !PyBytes_CheckExact(header) || !PyTuple_CheckExact(images)) {
+        PyErr_SetString(PyExc_TypeError, "render_rows(rows: list, header: bytes, images: tuple, mariadb)");
+        return NULL;
+    }
+    Py_ssize_t n_images = PyTuple_GET_SIZE(images);
+    for (Py_ssize_t k = 0; k < n_images; k++) {
+        PyObject *spec = PyTuple_GET_ITEM(images, k);
+        if (!PyTuple_CheckExact(spec) || PyTuple_GET_SIZE(spec) != 3 || !PyBytes_CheckExact(PyTuple_GET_ITEM(spec, 1))
+            || check_columns(PyTuple_GET_ITEM(spec, 2)) < 0) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_TypeError, "images: a tuple of (key, clause: bytes, columns: tuple)");
+            return NULL;
+        }
+    }
+    int mariadb = PyObject_IsTrue(args[3]);
+    if (mariadb < 0)
+        return NULL;
+    int owns_spare;
+    Buf b = take_buffer(&owns_spare);
+    int rc = 1;
+    for (Py_ssize_t r = 0; rc > 0 && r < PyList_GET_SIZE(rows); r++) {
+        PyObject *row = PyList_GET_ITEM(rows, r);
+        Py_INCREF(row);
+        rc = buf_put_bytes(&b, header) < 0 ? -1 : 1;
+        for (Py_ssize_t k = 0; rc > 0 && k < n_images; k++) {
+            PyObject *spec = PyTuple_GET_ITEM(images, k);
+            rc = render_row_image(&b, row, PyTuple_GET_ITEM(spec, 0), PyTuple_GET_ITEM(spec, 1),
+                                  PyTuple_GET_ITEM(spec, 2), mariadb);
+        }
+        Py_DECREF(row);
+    }
+    return finish(&b, rc, owns_spare);
 }
 
 static PyMethodDef METHODS[] = {
-    {"render_image", render_image, METH_VARARGS,
+    {"render_rows", (PyCFunction)(void (*)(void))render_rows, METH_FASTCALL,
+     "render_rows(rows, header, images, mariadb) -> bytes | None: every row's ### lines, "
+     "or None when render_rows.py must render the event."},
+    {"render_image", (PyCFunction)(void (*)(void))render_image, METH_FASTCALL,
      "render_image(clause, columns, values, mariadb) -> bytes | None: one row image's ### lines, "
      "or None when render_rows.py must render it."},
     {NULL, NULL, 0, NULL},
@@ -523,9 +674,13 @@ static struct PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, "oracle._render",
                                     "C twin of render_rows.py's per-image renderer.", -1, METHODS};
 
 PyMODINIT_FUNC PyInit__render(void) {
+    init_escapes();
+    init_hexval();
     if (KEY_VALUE == NULL && (KEY_VALUE = PyUnicode_InternFromString("value")) == NULL)
         return NULL;
     if (KEY_TYPE == NULL && (KEY_TYPE = PyUnicode_InternFromString("type")) == NULL)
+        return NULL;
+    if (KEY_VALUES == NULL && (KEY_VALUES = PyUnicode_InternFromString("values")) == NULL)
         return NULL;
     return PyModule_Create(&MODULE);
 }

@@ -341,14 +341,15 @@ class _ImageRenderer:
     table: Table
     present: str
     clause: bytes  # b"### SET\n" or b"### WHERE\n"
+    key: str | None  # the row's key for this image (updates), None: the row is the image
     fast: tuple[tuple[int, int, bytes, bytes, bytes], ...] | None
 
     @classmethod
-    def of(cls, table: Table, present: str, clause: bytes) -> "_ImageRenderer":
-        return cls(table, present, clause, table.fast_columns(present) if _render is not None else None)
+    def of(cls, table: Table, present: str, clause: bytes, key: str | None = None) -> "_ImageRenderer":
+        return cls(table, present, clause, key, table.fast_columns(present) if _render is not None else None)
 
-    def __call__(self, out: list[bytes], image: dict[str, Any]) -> None:
-        values = image["values"]
+    def __call__(self, out: list[bytes], row: dict[str, Any]) -> None:
+        values = (row if self.key is None else row[self.key])["values"]
         if self.fast is not None:
             lines = _render.render_image(self.clause, self.fast, values, self.table.quote is quoted_mariadb)
             if lines is not None:
@@ -395,25 +396,32 @@ def render_rows_event(type_code: int, body: dict[str, Any], table: Table | None)
         if kind == "write":
             out.append(b"### INSERT INTO `%s`.`%s` VALUES ()\n" % (table.schema, table.name))
         return out
+    header = _HEADERS[kind] % target
+    if kind == "update":
+        before = _ImageRenderer.of(table, body["columns_before_image"], b"### WHERE\n", "before_image")
+        after = _ImageRenderer.of(table, body["columns_after_image"], b"### SET\n", "after_image")
+        images = (before, after)
+    elif kind == "write":
+        images = (_ImageRenderer.of(table, body["columns_after_image"], b"### SET\n"),)
+    else:
+        images = (_ImageRenderer.of(table, body["columns_before_image"], b"### WHERE\n"),)
+    if _render is not None:  # the C twin renders the whole event, or hands it back
+        lines = _render.render_rows(rows, header, tuple((i.key, i.clause, i.fast) for i in images),
+                                    table.quote is quoted_mariadb)
+        if lines is not None:
+            out.append(lines)
+            return out
     try:
-        if kind == "update":
-            header = b"### UPDATE %s\n" % target
-            before = _ImageRenderer.of(table, body["columns_before_image"], b"### WHERE\n")
-            after = _ImageRenderer.of(table, body["columns_after_image"], b"### SET\n")
-            for row in rows:
-                out.append(header)
-                before(out, row["before_image"])
-                after(out, row["after_image"])
-        else:
-            header = b"### INSERT INTO %s\n" % target if kind == "write" else b"### DELETE FROM %s\n" % target
-            image = (_ImageRenderer.of(table, body["columns_after_image"], b"### SET\n") if kind == "write"
-                     else _ImageRenderer.of(table, body["columns_before_image"], b"### WHERE\n"))
-            for row in rows:
-                out.append(header)
+        for row in rows:
+            out.append(header)
+            for image in images:
                 image(out, row)
     except StopEvent:
         pass
     return out
+
+
+_HEADERS = {"write": b"### INSERT INTO %s\n", "delete": b"### DELETE FROM %s\n", "update": b"### UPDATE %s\n"}
 
 
 def render(events: Iterable[dict[str, Any]]) -> Iterator[bytes]:

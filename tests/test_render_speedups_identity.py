@@ -175,21 +175,51 @@ def every_binlog() -> list[tuple[Path, list[dict[str, Any]]]]:
     return [(p, _events(p)) for p in paths]
 
 
-def test_c_equals_python_on_every_row_event_of_the_corpus_and_external_binlogs(every_binlog, monkeypatch):
-    handled = 0
-    real = _render.render_image
-
+def _counting(real, handled: dict[str, int], name: str):
     def counting(*args):
-        nonlocal handled
         out = real(*args)
-        handled += out is not None
+        handled[name] += out is not None
         return out
+    return counting
 
+
+def test_c_equals_python_on_every_row_event_of_the_corpus_and_external_binlogs(every_binlog, monkeypatch):
+    handled = {"render_rows": 0, "render_image": 0}
     for path, events in every_binlog:
-        monkeypatch.setattr(_render, "render_image", counting)
+        for name in handled:
+            monkeypatch.setattr(_render, name, _counting(getattr(_render, name), handled, name))
         fast = b"".join(render_rows.render_bytes(events))
         monkeypatch.setattr(render_rows, "_render", None)
         pure = b"".join(render_rows.render_bytes(events))
         monkeypatch.undo()
         assert fast == pure, path
-    assert handled > 1000  # the C rendered most images itself, it did not pass them all back
+    # the C rendered most events itself (whole, or image by image), it did not pass them all back
+    assert handled["render_rows"] > 300 and handled["render_image"] > 10, handled
+
+
+# -- whole events: rows of any shape -----------------------------------------------------------------
+
+_IMAGE = st.one_of(st.builds(lambda vs: {"null_bitmap": "", "values": vs}, st.lists(VALUES, max_size=3)),
+                   st.just({}), st.just({"values": (1, 2)}), st.just([1]), st.none())
+_ROW = st.one_of(_IMAGE, st.builds(lambda b, a: {"before_image": b, "after_image": a}, _IMAGE, _IMAGE),
+                 st.just({"before_image": {"values": [1, 2]}}))
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.sampled_from([30, 31, 32]), st.lists(st.tuples(st.sampled_from(TYPE_CODES), METAS), min_size=2, max_size=2),
+       st.lists(_ROW, max_size=4), st.booleans(), st.sampled_from(["11", "10", "01"]))
+def test_c_equals_python_on_whole_events_with_rows_of_any_shape(code, columns, rows, mariadb, present):
+    types, metas = (list(x) for x in zip(*columns))
+    table = _table(types, metas, [True, True], mariadb)
+    body = {"table_id": 1, "rows": rows, "columns_before_image": present, "columns_after_image": present}
+    outcomes = []
+    for module in (_render, None):
+        render_rows._render = module
+        try:
+            outcomes.append(render_rows.render_rows_event(code, body, table))
+        except Exception as e:  # the reference may raise on an ill-shaped row: C must raise alike
+            outcomes.append(type(e).__name__)
+        finally:
+            render_rows._render = _render
+    fast, pure = outcomes
+    assert (b"".join(fast) if isinstance(fast, list) else fast) == (b"".join(pure) if isinstance(pure, list) else pure)
