@@ -214,27 +214,51 @@ static const char *utf8_of(PyObject *s, Py_ssize_t *n) {
     return p;
 }
 
+/* A plain int as a long long: 1 done (*overflow set when it does not fit), 0 not a plain int,
+ * -1 error. */
+static int int64_of(PyObject *v, long long *x, int *overflow) {
+    if (!PyLong_CheckExact(v))
+        return 0;
+    *x = PyLong_AsLongLongAndOverflow(v, overflow);
+    return *x == -1 && PyErr_Occurred() ? -1 : 1;
+}
+
+/* The value as 0 <= u < 2**64, or 0 (not handled) when it is not a plain int in that range. */
+static int uint64_of(PyObject *v, uint64_t *u) {
+    if (!PyLong_CheckExact(v))
+        return 0;
+    unsigned long long y = PyLong_AsUnsignedLongLong(v);
+    if (y == (unsigned long long)-1 && PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError))
+            return -1;
+        PyErr_Clear(); /* negative or past 64 bits: Python decides */
+        return 0;
+    }
+    *u = (uint64_t)y;
+    return 1;
+}
+
+/* v modulo 2**64 for a plain int in [-2**63, 2**64): 1 done, 0 outside (Python's modulo
+ * decides), -1 error. */
+static int wrapped_uint64(PyObject *v, uint64_t *u) {
+    long long x;
+    int overflow, rc = int64_of(v, &x, &overflow);
+    if (rc <= 0 || overflow < 0)
+        return rc < 0 ? -1 : 0;
+    if (overflow > 0)
+        return uint64_of(v, u);
+    *u = (uint64_t)x;
+    return 1;
+}
+
 static int print_int(Buf *b, PyObject *v, long width, int mariadb) {
     (void)mariadb;
-    if (!PyLong_CheckExact(v) || width < 1 || width > 8)
-        return 0;
-    int overflow = 0;
-    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
     uint64_t u;
-    if (x == -1 && PyErr_Occurred())
-        return -1;
-    if (overflow > 0) {
-        unsigned long long y = PyLong_AsUnsignedLongLong(v);
-        if (y == (unsigned long long)-1 && PyErr_Occurred()) {
-            PyErr_Clear();
-            return 0; /* past 64 bits: Python's modulo decides */
-        }
-        u = (uint64_t)y;
-    } else if (overflow < 0) {
+    if (width < 1 || width > 8)
         return 0;
-    } else {
-        u = (uint64_t)x;
-    }
+    int rc = wrapped_uint64(v, &u);
+    if (rc <= 0)
+        return rc;
     int bits = (int)width * 8;
     if (bits < 64)
         u &= ((uint64_t)1 << bits) - 1;
@@ -283,38 +307,39 @@ static int print_quoted(Buf *b, PyObject *v, long p, int mariadb) {
     return put_quoted_hex(b, PyUnicode_1BYTE_DATA(hex), PyUnicode_GET_LENGTH(hex), mariadb);
 }
 
+/* The UTF-8 of the dict value's "value" str: 1 found, 0 not that shape, -1 error. */
+static int text_of(PyObject *v, const char **s, Py_ssize_t *n) {
+    PyObject *text = dict_value_str(v);
+    *s = text ? utf8_of(text, n) : NULL;
+    if (*s == NULL)
+        return PyErr_Occurred() ? -1 : 0;
+    return 1;
+}
+
 static int print_text(Buf *b, PyObject *v, long p, int m) {
     (void)p; (void)m;
-    PyObject *text = dict_value_str(v);
+    const char *s;
     Py_ssize_t n;
-    const char *s = text ? utf8_of(text, &n) : NULL;
-    if (s == NULL)
-        return PyErr_Occurred() ? -1 : 0;
-    return buf_put(b, s, n) < 0 ? -1 : 1;
+    int rc = text_of(v, &s, &n);
+    return rc <= 0 ? rc : buf_put(b, s, n) < 0 ? -1 : 1;
 }
 
 static int print_quoted_unsigned_text(Buf *b, PyObject *v, long p, int mariadb) {
     (void)p;
-    PyObject *text = dict_value_str(v);
+    const char *s;
     Py_ssize_t n;
-    const char *s = text ? utf8_of(text, &n) : NULL;
-    if (s == NULL)
-        return PyErr_Occurred() ? -1 : 0;
-    while (n > 0 && *s == '-') {
+    int rc = text_of(v, &s, &n);
+    for (; rc > 0 && n > 0 && *s == '-'; n--)
         s++;
-        n--;
-    }
-    return put_quoted(b, (const unsigned char *)s, n, mariadb) < 0 ? -1 : 1;
+    return rc <= 0 ? rc : put_quoted(b, (const unsigned char *)s, n, mariadb) < 0 ? -1 : 1;
 }
 
 static int print_quoted_text(Buf *b, PyObject *v, long p, int mariadb) {
     (void)p;
-    PyObject *text = dict_value_str(v);
+    const char *s;
     Py_ssize_t n;
-    const char *s = text ? utf8_of(text, &n) : NULL;
-    if (s == NULL)
-        return PyErr_Occurred() ? -1 : 0;
-    return put_quoted(b, (const unsigned char *)s, n, mariadb) < 0 ? -1 : 1;
+    int rc = text_of(v, &s, &n);
+    return rc <= 0 ? rc : put_quoted(b, (const unsigned char *)s, n, mariadb) < 0 ? -1 : 1;
 }
 
 /* Parse 1..4 ASCII digits from s[*i] up to stop or the end; -1 when that is not what is there. */
@@ -354,45 +379,23 @@ static int print_date(Buf *b, PyObject *v, long p, int m) {
 
 static int print_year(Buf *b, PyObject *v, long p, int m) {
     (void)p; (void)m;
-    if (!PyLong_CheckExact(v))
-        return 0;
-    int overflow = 0;
-    long y = PyLong_AsLongAndOverflow(v, &overflow);
-    if (y == -1 && PyErr_Occurred())
-        return -1;
-    if (overflow || y < 0 || y > 99999999)
-        return 0;
-    char tmp[16];
-    int k = snprintf(tmp, sizeof tmp, "%04ld", y ? y : 1900L);
-    return buf_put(b, tmp, k) < 0 ? -1 : 1;
+    long long y;
+    int overflow, rc = int64_of(v, &y, &overflow);
+    if (rc <= 0 || overflow || y < 0)
+        return rc < 0 ? -1 : 0;
+    char tmp[24], *end = tmp + sizeof tmp, *digits = utoa(y ? (uint64_t)y : 1900, end);
+    while (end - digits < 4)
+        *--digits = '0'; /* '%04d' */
+    return buf_put(b, digits, end - digits) < 0 ? -1 : 1;
 }
 
 static int print_enum(Buf *b, PyObject *v, long p, int m) {
     (void)p; (void)m;
-    if (!PyLong_CheckExact(v))
-        return 0;
-    int overflow = 0;
-    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
-    if (x == -1 && PyErr_Occurred())
-        return -1;
-    if (overflow)
-        return 0;
+    long long x;
+    int overflow, rc = int64_of(v, &x, &overflow);
+    if (rc <= 0 || overflow)
+        return rc < 0 ? -1 : 0;
     return put_int(b, x < 0, x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x) < 0 ? -1 : 1;
-}
-
-/* The value as 0 <= u < 2**64, or 0 (not handled) when it is not a plain int in that range. */
-static int uint64_of(PyObject *v, uint64_t *u) {
-    if (!PyLong_CheckExact(v))
-        return 0;
-    unsigned long long y = PyLong_AsUnsignedLongLong(v);
-    if (y == (unsigned long long)-1 && PyErr_Occurred()) {
-        if (!PyErr_ExceptionMatches(PyExc_OverflowError))
-            return -1;
-        PyErr_Clear(); /* negative or past 64 bits: Python decides */
-        return 0;
-    }
-    *u = (uint64_t)y;
-    return 1;
 }
 
 /* my_b_write_bit over the low nbits bits of u, most significant first. */
@@ -418,22 +421,12 @@ static int print_bit(Buf *b, PyObject *v, long nbits, int m) {
 
 static int print_set(Buf *b, PyObject *v, long nbytes, int m) {
     (void)m;
-    if (nbytes < 1 || nbytes > 8 || !PyLong_CheckExact(v))
-        return 0;
-    int overflow = 0;
-    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
     uint64_t u;
-    if (x == -1 && PyErr_Occurred())
-        return -1;
-    if (overflow > 0) {
-        int rc = uint64_of(v, &u);
-        if (rc <= 0)
-            return rc;
-    } else if (overflow < 0) {
+    if (nbytes < 1 || nbytes > 8)
         return 0;
-    } else {
-        u = (uint64_t)x; /* Python's % (1 << 64) */
-    }
+    int rc = wrapped_uint64(v, &u); /* Python's % (1 << 64) */
+    if (rc <= 0)
+        return rc;
     /* The first nbytes little-endian bytes, each printed most significant bit first: byte 0 first. */
     uint64_t shown = 0;
     for (long i = 0; i < nbytes; i++)
@@ -450,11 +443,11 @@ static int print_json(Buf *b, PyObject *v, long p, int mariadb) {
         PyErr_Clear();
     if (type == NULL || !PyUnicode_CheckExact(type) || PyUnicode_CompareWithASCIIString(type, "json") != 0)
         return 0;
-    PyObject *text = dict_value_str(v);
+    const char *s;
     Py_ssize_t n;
-    const char *s = text ? utf8_of(text, &n) : NULL;
-    if (s == NULL)
-        return PyErr_Occurred() ? -1 : 0;
+    int rc = text_of(v, &s, &n);
+    if (rc <= 0)
+        return rc;
     if (n > 0 && s[0] == '"')
         return 0; /* a top-level string prints unquoted: Python's json.loads does that */
     return put_quoted(b, (const unsigned char *)s, n, mariadb) < 0 ? -1 : 1;
@@ -567,19 +560,26 @@ static PyObject *finish(Buf *b, int rc, int owns_spare) {
     return out;
 }
 
+/* Both entry points take 4 arguments, the last the MariaDB switch: its truth, or -1 (error set). */
+static int mariadb_arg(const char *name, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4) {
+        PyErr_Format(PyExc_TypeError, "%s takes 4 arguments (%zd given)", name, nargs);
+        return -1;
+    }
+    return PyObject_IsTrue(args[3]);
+}
+
 static PyObject *render_image(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
-    if (nargs != 4) {
-        PyErr_Format(PyExc_TypeError, "render_image takes 4 arguments (%zd given)", nargs);
+    int mariadb = mariadb_arg("render_image", args, nargs);
+    if (mariadb < 0)
         return NULL;
-    }
     PyObject *clause = args[0], *columns = args[1], *values = args[2];
     if (!PyBytes_CheckExact(clause)) {
         PyErr_SetString(PyExc_TypeError, "clause must be bytes");
         return NULL;
     }
-    int mariadb = PyObject_IsTrue(args[3]);
-    if (mariadb < 0 || check_columns(columns) < 0)
+    if (check_columns(columns) < 0)
         return NULL;
     int owns_spare;
     Buf b = take_buffer(&owns_spare);
@@ -621,10 +621,9 @@ static int render_row_image(Buf *b, PyObject *row, PyObject *key, PyObject *clau
  * delete) or "before_image" / "after_image" (update). None when any image is not handled. */
 static PyObject *render_rows(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
-    if (nargs != 4) {
-        PyErr_Format(PyExc_TypeError, "render_rows takes 4 arguments (%zd given)", nargs);
+    int mariadb = mariadb_arg("render_rows", args, nargs);
+    if (mariadb < 0)
         return NULL;
-    }
     PyObject *rows = args[0], *header = args[1], *images = args[2];
     if (!PyList_CheckExact(rows) || !PyBytes_CheckExact(header) || !PyTuple_CheckExact(images)) {
         PyErr_SetString(PyExc_TypeError, "render_rows(rows: list, header: bytes, images: tuple, mariadb)");
@@ -640,9 +639,6 @@ static PyObject *render_rows(PyObject *self, PyObject *const *args, Py_ssize_t n
             return NULL;
         }
     }
-    int mariadb = PyObject_IsTrue(args[3]);
-    if (mariadb < 0)
-        return NULL;
     int owns_spare;
     Buf b = take_buffer(&owns_spare);
     int rc = 1;

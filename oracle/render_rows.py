@@ -44,11 +44,15 @@ class StopEvent(Exception):
 
 def quoted(s: bytes) -> bytes:
     """my_b_write_quoted: control bytes as \\xNN, \\ and ' escaped, everything else raw."""
+    if _NEEDS_QUOTING.search(s) is None:  # the common case: nothing to escape
+        return b"'" + s + b"'"
     return b"'" + _NEEDS_QUOTING.sub(lambda m: _QUOTE[m.group()[0]], s) + b"'"
 
 
 def quoted_mariadb(s: bytes) -> bytes:
     """MariaDB's my_b_write_quoted: bytes below 0x20 as \\xNN, everything else (\\ and ' too) raw."""
+    if _CONTROL.search(s) is None:
+        return b"'" + s + b"'"
     return b"'" + _CONTROL.sub(lambda m: b"\\x%02x" % m.group()[0], s) + b"'"
 
 
@@ -65,6 +69,8 @@ def _int(v: Any) -> int:
 
 def signed_unsigned(v: Any, width: int) -> bytes:
     """my_b_write_sint32_and_uint32 and LONGLONG's twin: '-1 (4294967295)'."""
+    if type(v) is int and 0 <= v < 1 << (8 * width - 1):  # the common case: prints as it is
+        return b"%d" % v
     u = _int(v) % (1 << (8 * width))
     s = u - (1 << (8 * width)) if u >> (8 * width - 1) else u
     return b"%d (%d)" % (s, u) if s < 0 else b"%d" % s
@@ -72,13 +78,15 @@ def signed_unsigned(v: Any, width: int) -> bytes:
 
 def bit_string(data: bytes, nbits: int) -> bytes:
     """my_b_write_bit: the last nbits bits of data, most significant first."""
-    bits = "".join(format(b, "08b") for b in data)
+    bits = format(int.from_bytes(data, "big"), "0%db" % (8 * len(data))) if data else ""
     return b"b'" + bits[len(bits) - nbits:].encode() + b"'"
 
 
 def _date(text: str) -> bytes:
     """Field_newdate's printer: 'YYYY:MM:DD', the year's top digit possibly past '9'."""
     y, m, d = (int(p) for p in text.split("-"))
+    if 0 <= y < 10000 and 0 <= m < 100 and 0 <= d < 100:  # the common case: plain digits
+        return b"'%04d:%02d:%02d'" % (y, m, d)
     digits = []
     for _ in range(3):
         digits.append(chr(48 + y % 10))
