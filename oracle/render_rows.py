@@ -9,6 +9,12 @@ TIMESTAMP as epoch seconds, SET and BIT as b'...' bit strings, strings quoted by
 my_b_write_quoted; types it cannot print (GEOMETRY, VECTOR, ...) print "!! Don't know how to
 handle column type=..." and end that event's output.
 
+oracle/_render.c is a C twin of the per-image loop below (built by pip install, loaded through
+speedups.accelerator): each style names its C printer in ColumnStyle.fast, and the C renders an
+event, or one image, only when every value has the plain shape it knows, returning None
+otherwise so this module renders it. This module stays the reference
+(tests/test_render_speedups_identity.py).
+
 `python -m oracle.render_rows FILE` prints them for a binlog.
 """
 from __future__ import annotations
