@@ -1,6 +1,11 @@
 /* C twin of oracle/render_rows.py's per-image renderer (the "###   @N=value" lines of one row image).
  *
+ * render_rows(rows, header, images, mariadb) -> bytes | None
+ *   a whole rows event: per row the header line ("### INSERT INTO `s`.`t`"...), then each image of
+ *   images, a tuple of (key, clause, columns): key None when the row is the image (write,
+ *   delete), "before_image" / "after_image" for updates
  * render_image(clause, columns, values, mariadb) -> bytes | None
+ *   one image (the fallback path renders events image by image when render_rows hands one back)
  *   clause:  b"### SET\n" or b"### WHERE\n", written first
  *   columns: tuple of (kind, param, head, tail, null_line) per present column, built once per
  *            table and present-bitmap by render_rows.Table.fast_columns from ColumnStyle.fast
@@ -9,7 +14,7 @@
  *
  * The Python printers are the reference. This module handles the common value shapes of the
  * common kinds and returns None for anything else (an unknown kind, an unexpected value shape, a
- * value out of the plain range), and render_rows.py then renders that image itself. It never
+ * value out of the plain range), and render_rows.py then renders that event or image. It never
  * raises for a value: only MemoryError and the TypeError of a wrong call reach the caller.
  */
 #define PY_SSIZE_T_CLEAN
