@@ -672,7 +672,8 @@ static PyMethodDef METHODS[] = {
 };
 
 static struct PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, "oracle._render",
-                                    "C twin of render_rows.py's per-image renderer.", -1, METHODS};
+                                    "C twin of render_rows.py's row renderer.", -1, METHODS,
+                                    NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__render(void) {
     init_escapes();
