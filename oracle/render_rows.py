@@ -9,6 +9,12 @@ TIMESTAMP as epoch seconds, SET and BIT as b'...' bit strings, strings quoted by
 my_b_write_quoted; types it cannot print (GEOMETRY, VECTOR, ...) print "!! Don't know how to
 handle column type=..." and end that event's output.
 
+oracle/_render.c is a C twin of the per-image loop below (built by pip install, loaded through
+speedups.accelerator): each style names its C printer in ColumnStyle.fast, and the C renders an
+event, or one image, only when every value has the plain shape it knows, returning None
+otherwise so this module renders it. This module stays the reference
+(tests/test_render_speedups_identity.py).
+
 `python -m oracle.render_rows FILE` prints them for a binlog.
 """
 from __future__ import annotations
@@ -24,6 +30,9 @@ from .codecs.jsondiff import nested_calls
 from .codecs.types import ColumnType as T
 from .events.table_map import unpack_string_meta
 from .fde import version_tuple
+from .speedups import accelerator
+
+_render = accelerator("_render")
 
 _QUOTE = {c: (b"\\x%02x" % c if c < 32 else bytes([c])) for c in range(256)}
 _QUOTE.update({8: b"\\b", 12: b"\\f", 10: b"\\n", 13: b"\\r", 9: b"\\t", 92: b"\\\\", 39: b"\\'"})
@@ -41,11 +50,15 @@ class StopEvent(Exception):
 
 def quoted(s: bytes) -> bytes:
     """my_b_write_quoted: control bytes as \\xNN, \\ and ' escaped, everything else raw."""
+    if _NEEDS_QUOTING.search(s) is None:  # the common case: nothing to escape
+        return b"'" + s + b"'"
     return b"'" + _NEEDS_QUOTING.sub(lambda m: _QUOTE[m.group()[0]], s) + b"'"
 
 
 def quoted_mariadb(s: bytes) -> bytes:
     """MariaDB's my_b_write_quoted: bytes below 0x20 as \\xNN, everything else (\\ and ' too) raw."""
+    if _CONTROL.search(s) is None:
+        return b"'" + s + b"'"
     return b"'" + _CONTROL.sub(lambda m: b"\\x%02x" % m.group()[0], s) + b"'"
 
 
@@ -62,6 +75,8 @@ def _int(v: Any) -> int:
 
 def signed_unsigned(v: Any, width: int) -> bytes:
     """my_b_write_sint32_and_uint32 and LONGLONG's twin: '-1 (4294967295)'."""
+    if type(v) is int and 0 <= v < 1 << (8 * width - 1):  # the common case: prints as it is
+        return b"%d" % v
     u = _int(v) % (1 << (8 * width))
     s = u - (1 << (8 * width)) if u >> (8 * width - 1) else u
     return b"%d (%d)" % (s, u) if s < 0 else b"%d" % s
@@ -69,13 +84,15 @@ def signed_unsigned(v: Any, width: int) -> bytes:
 
 def bit_string(data: bytes, nbits: int) -> bytes:
     """my_b_write_bit: the last nbits bits of data, most significant first."""
-    bits = "".join(format(b, "08b") for b in data)
+    bits = format(int.from_bytes(data, "big"), "0%db" % (8 * len(data))) if data else ""
     return b"b'" + bits[len(bits) - nbits:].encode() + b"'"
 
 
 def _date(text: str) -> bytes:
     """Field_newdate's printer: 'YYYY:MM:DD', the year's top digit possibly past '9'."""
     y, m, d = (int(p) for p in text.split("-"))
+    if 0 <= y < 10000 and 0 <= m < 100 and 0 <= d < 100:  # the common case: plain digits
+        return b"'%04d:%02d:%02d'" % (y, m, d)
     digits = []
     for _ in range(3):
         digits.append(chr(48 + y % 10))
@@ -132,14 +149,21 @@ Quoter = Callable[[bytes], bytes]
 Printer = Callable[[Any, int, bytes, Quoter], bytes]
 
 
+# Which of oracle/_render.c's printers (C twins of the printers below) a style's values take, and
+# its parameter; FAST_NONE: none, Python prints (keep the numbers in step with the C enum).
+FAST_NONE, FAST_INT, FAST_FLOAT, FAST_DOUBLE, FAST_QUOTED, FAST_TEXT, FAST_QUOTED_UNSIGNED_TEXT, FAST_QUOTED_TEXT, \
+    FAST_DATE, FAST_YEAR, FAST_ENUM, FAST_BIT, FAST_SET, FAST_JSON = range(14)
+
+
 @dataclass(frozen=True, slots=True)
 class ColumnStyle:
     typestr: bytes
     value: Printer | None  # None: mysqlbinlog cannot print this type
+    fast: tuple[int, int] = (FAST_NONE, 0)  # (C printer, its parameter): what _render.c does
 
 
 def _ints(name: bytes, width: int) -> Callable[[int, int], ColumnStyle]:
-    return lambda t, meta: ColumnStyle(name, lambda v, m, col, q: signed_unsigned(v, width))
+    return lambda t, meta: ColumnStyle(name, lambda v, m, col, q: signed_unsigned(v, width), (FAST_INT, width))
 
 
 def _float(v: Any, meta: int, col: bytes, q: Quoter) -> bytes:
@@ -158,27 +182,30 @@ def _blob(t: int, meta: int) -> ColumnStyle:
     names = {1: b"TINYBLOB/TINYTEXT", 2: b"BLOB/TEXT", 3: b"MEDIUMBLOB/MEDIUMTEXT", 4: b"LONGBLOB/LONGTEXT"}
     if meta not in names:
         return ColumnStyle(b"", None)
-    return ColumnStyle(names[meta], lambda v, m, col, q: q(raw_bytes(v)))
+    return ColumnStyle(names[meta], lambda v, m, col, q: q(raw_bytes(v)), (FAST_QUOTED, 0))
 
 
 def _bit(t: int, meta: int) -> ColumnStyle:
     nbits = (meta >> 8) * 8 + (meta & 0xFF)
     nbytes = (nbits + 7) // 8
     return ColumnStyle(b"BIT(%d)" % nbits,
-                       lambda v, m, col, q: bit_string(_int(v).to_bytes(8, "big")[8 - nbytes:] if nbytes <= 8 else b"", nbits))
+                       lambda v, m, col, q: bit_string(_int(v).to_bytes(8, "big")[8 - nbytes:] if nbytes <= 8 else b"", nbits),
+                       (FAST_BIT, nbits))
 
 
 def _set(meta: int) -> ColumnStyle:
     n = meta & 0xFF
     return ColumnStyle(b"SET(%d bytes)" % n,
-                       lambda v, m, col, q: bit_string((_int(v) % (1 << 64)).to_bytes(8, "little")[:n], n * 8))
+                       lambda v, m, col, q: bit_string((_int(v) % (1 << 64)).to_bytes(8, "little")[:n], n * 8),
+                       (FAST_SET, n))
 
 
 def _enum(meta: int) -> ColumnStyle:
     n = meta & 0xFF
     if n not in (1, 2):
         return ColumnStyle(b"", None)
-    return ColumnStyle(b"ENUM(1 byte)" if n == 1 else b"ENUM(2 bytes)", lambda v, m, col, q: b"%d" % _int(v))
+    return ColumnStyle(b"ENUM(1 byte)" if n == 1 else b"ENUM(2 bytes)", lambda v, m, col, q: b"%d" % _int(v),
+                       (FAST_ENUM, 0))
 
 
 def _string(t: int, meta: int) -> ColumnStyle:
@@ -189,7 +216,7 @@ def _string(t: int, meta: int) -> ColumnStyle:
         return _set(meta)
     if real != T.STRING:
         return ColumnStyle(b"", None)
-    return ColumnStyle(b"STRING(%d)" % length, lambda v, m, col, q: q(raw_bytes(v)))
+    return ColumnStyle(b"STRING(%d)" % length, lambda v, m, col, q: q(raw_bytes(v)), (FAST_QUOTED, 0))
 
 
 def _timestamp(v: Any, meta: int, col: bytes, q: Quoter) -> bytes:
@@ -216,35 +243,40 @@ def _text(v: Any, meta: int, col: bytes, q: Quoter) -> bytes:
 STYLES: dict[int, Callable[[int, int], ColumnStyle]] = {
     T.LONG: _ints(b"INT", 4), T.TINY: _ints(b"TINYINT", 1), T.SHORT: _ints(b"SHORTINT", 2),
     T.INT24: _ints(b"MEDIUMINT", 3), T.LONGLONG: _ints(b"LONGINT", 8),
-    T.NEWDECIMAL: lambda t, meta: ColumnStyle(b"DECIMAL(%d,%d)" % (meta >> 8, meta & 0xFF), _text),
-    T.FLOAT: lambda t, meta: ColumnStyle(b"FLOAT", _float),
-    T.DOUBLE: lambda t, meta: ColumnStyle(b"DOUBLE", _double),
+    T.NEWDECIMAL: lambda t, meta: ColumnStyle(b"DECIMAL(%d,%d)" % (meta >> 8, meta & 0xFF), _text, (FAST_TEXT, 0)),
+    T.FLOAT: lambda t, meta: ColumnStyle(b"FLOAT", _float, (FAST_FLOAT, 0)),
+    T.DOUBLE: lambda t, meta: ColumnStyle(b"DOUBLE", _double, (FAST_DOUBLE, 0)),
     T.BIT: _bit,
     T.TIMESTAMP: lambda t, meta: ColumnStyle(b"TIMESTAMP", _timestamp),
-    T.TIMESTAMP2: lambda t, meta: ColumnStyle(b"TIMESTAMP(%d)" % meta, _text),
-    T.DATETIME: lambda t, meta: ColumnStyle(b"DATETIME", _text),
+    T.TIMESTAMP2: lambda t, meta: ColumnStyle(b"TIMESTAMP(%d)" % meta, _text, (FAST_TEXT, 0)),
+    T.DATETIME: lambda t, meta: ColumnStyle(b"DATETIME", _text, (FAST_TEXT, 0)),
     T.DATETIME2: lambda t, meta: ColumnStyle(b"DATETIME(%d)" % meta,
-                                             lambda v, m, col, q: q(v["value"].lstrip("-").encode())),
+                                             lambda v, m, col, q: q(v["value"].lstrip("-").encode()),
+                                             (FAST_QUOTED_UNSIGNED_TEXT, 0)),
     T.TIME: lambda t, meta: ColumnStyle(b"TIME", lambda v, m, col, q: _old_time(v["value"])),
-    T.TIME2: lambda t, meta: ColumnStyle(b"TIME(%d)" % meta, lambda v, m, col, q: q(v["value"].encode())),
+    T.TIME2: lambda t, meta: ColumnStyle(b"TIME(%d)" % meta, lambda v, m, col, q: q(v["value"].encode()),
+                                         (FAST_QUOTED_TEXT, 0)),
     # table_def reads a logged DATE as NEWDATE, so both print the same way.
-    T.NEWDATE: lambda t, meta: ColumnStyle(b"DATE", lambda v, m, col, q: _date(v["value"])),
-    T.DATE: lambda t, meta: ColumnStyle(b"DATE", lambda v, m, col, q: _date(v["value"])),
-    T.YEAR: lambda t, meta: ColumnStyle(b"YEAR", lambda v, m, col, q: b"%04d" % (v if v else 1900)),
+    T.NEWDATE: lambda t, meta: ColumnStyle(b"DATE", lambda v, m, col, q: _date(v["value"]), (FAST_DATE, 0)),
+    T.DATE: lambda t, meta: ColumnStyle(b"DATE", lambda v, m, col, q: _date(v["value"]), (FAST_DATE, 0)),
+    T.YEAR: lambda t, meta: ColumnStyle(b"YEAR", lambda v, m, col, q: b"%04d" % (v if v else 1900), (FAST_YEAR, 0)),
     T.ENUM: lambda t, meta: _enum(meta),
     T.SET: lambda t, meta: _set(meta),
     T.BLOB: _blob,
-    T.VARCHAR: lambda t, meta: ColumnStyle(b"VARSTRING(%d)" % meta, lambda v, m, col, q: q(raw_bytes(v))),
-    T.VAR_STRING: lambda t, meta: ColumnStyle(b"VARSTRING(%d)" % meta, lambda v, m, col, q: q(raw_bytes(v))),
+    T.VARCHAR: lambda t, meta: ColumnStyle(b"VARSTRING(%d)" % meta, lambda v, m, col, q: q(raw_bytes(v)),
+                                           (FAST_QUOTED, 0)),
+    T.VAR_STRING: lambda t, meta: ColumnStyle(b"VARSTRING(%d)" % meta, lambda v, m, col, q: q(raw_bytes(v)),
+                                              (FAST_QUOTED, 0)),
     T.STRING: _string,
-    T.JSON: lambda t, meta: ColumnStyle(b"JSON", _json),
+    T.JSON: lambda t, meta: ColumnStyle(b"JSON", _json, (FAST_JSON, 0)),
 }
 
 
 # mariadb-binlog prints GEOMETRY as the bytes it holds, and quotes the old DATETIME.
 MARIADB_STYLES: dict[int, Callable[[int, int], ColumnStyle]] = {
-    T.GEOMETRY: lambda t, meta: ColumnStyle(b"GEOMETRY", lambda v, m, col, q: q(raw_bytes(v))),
-    T.DATETIME: lambda t, meta: ColumnStyle(b"DATETIME", lambda v, m, col, q: q(v["value"].encode())),
+    T.GEOMETRY: lambda t, meta: ColumnStyle(b"GEOMETRY", lambda v, m, col, q: q(raw_bytes(v)), (FAST_QUOTED, 0)),
+    T.DATETIME: lambda t, meta: ColumnStyle(b"DATETIME", lambda v, m, col, q: q(v["value"].encode()),
+                                            (FAST_QUOTED_TEXT, 0)),
 }
 
 
@@ -276,12 +308,22 @@ class Table:
     # columns-present string -> per present column: (index, style, "@N", "###   @N=", the rest of
     # a non-NULL line " /* ... is_null=0 */\n", the whole NULL line)
     _columns: dict[str, list[tuple[int, ColumnStyle, bytes, bytes, bytes, bytes]]] = field(default_factory=dict)
+    # columns-present string -> what _render.render_image takes: per present column
+    # (C printer, its parameter, "###   @N=", the rest of a non-NULL line, the whole NULL line)
+    _fast: dict[str, tuple[tuple[int, int, bytes, bytes, bytes], ...]] = field(default_factory=dict)
 
     def columns(self, present: str) -> list[tuple[int, ColumnStyle, bytes, bytes, bytes, bytes]]:
         """The present columns and the fixed parts of their lines, worked out once per bitmap."""
         cols = self._columns.get(present)
         if cols is None:
             cols = self._columns[present] = [self._column(i) for i, bit in enumerate(present) if bit == "1"]
+        return cols
+
+    def fast_columns(self, present: str) -> tuple[tuple[int, int, bytes, bytes, bytes], ...]:
+        cols = self._fast.get(present)
+        if cols is None:
+            cols = self._fast[present] = tuple(style.fast + (head, tail, null_line)
+                                               for _, style, _, head, tail, null_line in self.columns(present))
         return cols
 
     def _column(self, i: int) -> tuple[int, ColumnStyle, bytes, bytes, bytes, bytes]:
@@ -306,10 +348,36 @@ def _identifier(name: bytes) -> bytes:
     return b"`" + name.replace(b"`", b"``") + b"`"
 
 
-def _image(out: list[bytes], table: Table, present: str, image: dict[str, Any], clause: bytes) -> None:
+@dataclass(frozen=True, slots=True)
+class _ImageRenderer:
+    """Renders the images of one rows event whose images show the same columns: the present
+    columns are worked out once per event, and each image goes to _render.c's twin first."""
+    table: Table
+    present: str
+    clause: bytes  # b"### SET\n" or b"### WHERE\n"
+    key: str | None  # the row's key for this image (updates), None: the row is the image
+    fast: tuple[tuple[int, int, bytes, bytes, bytes], ...] | None
+
+    @classmethod
+    def of(cls, table: Table, present: str, clause: bytes, key: str | None = None) -> "_ImageRenderer":
+        return cls(table, present, clause, key, table.fast_columns(present) if _render is not None else None)
+
+    def __call__(self, out: list[bytes], row: dict[str, Any]) -> None:
+        values = (row if self.key is None else row[self.key])["values"]
+        if self.fast is not None:
+            lines = _render.render_image(self.clause, self.fast, values, self.table.quote is quoted_mariadb)
+            if lines is not None:
+                out.append(lines)
+                return
+        _image(out, self.table, self.table.columns(self.present), values, self.clause)
+
+
+def _image(out: list[bytes], table: Table, columns: list[tuple[int, ColumnStyle, bytes, bytes, bytes, bytes]],
+           values: list[Any], clause: bytes) -> None:
+    """The reference renderer of one image (the C twin's fallback)."""
     out.append(clause)
     metas, quote = table.metas, table.quote
-    for (i, style, name, head, tail, null_line), v in zip(table.columns(present), image["values"], strict=True):
+    for (i, style, name, head, tail, null_line), v in zip(columns, values, strict=True):
         printer = style.value
         if printer is None:
             t, m = table.types[i], metas[i]
@@ -337,24 +405,37 @@ def render_rows_event(type_code: int, body: dict[str, Any], table: Table | None)
         out.append(b"### Row event for unknown table #%d" % _int(body["table_id"]))
         return out
     target = _identifier(table.schema) + b"." + _identifier(table.name)
-    if kind == "write" and not body["rows"]:
-        out.append(b"### INSERT INTO `%s`.`%s` VALUES ()\n" % (table.schema, table.name))
+    rows = body["rows"]
+    if not rows:
+        if kind == "write":
+            out.append(b"### INSERT INTO `%s`.`%s` VALUES ()\n" % (table.schema, table.name))
         return out
+    header = _HEADERS[kind] % target
+    if kind == "update":
+        before = _ImageRenderer.of(table, body["columns_before_image"], b"### WHERE\n", "before_image")
+        after = _ImageRenderer.of(table, body["columns_after_image"], b"### SET\n", "after_image")
+        images = (before, after)
+    elif kind == "write":
+        images = (_ImageRenderer.of(table, body["columns_after_image"], b"### SET\n"),)
+    else:
+        images = (_ImageRenderer.of(table, body["columns_before_image"], b"### WHERE\n"),)
+    if _render is not None:  # the C twin renders the whole event, or hands it back
+        lines = _render.render_rows(rows, header, tuple((i.key, i.clause, i.fast) for i in images),
+                                    table.quote is quoted_mariadb)
+        if lines is not None:
+            out.append(lines)
+            return out
     try:
-        for row in body["rows"]:
-            if kind == "write":
-                out.append(b"### INSERT INTO %s\n" % target)
-                _image(out, table, body["columns_after_image"], row, b"### SET\n")
-            elif kind == "delete":
-                out.append(b"### DELETE FROM %s\n" % target)
-                _image(out, table, body["columns_before_image"], row, b"### WHERE\n")
-            else:
-                out.append(b"### UPDATE %s\n" % target)
-                _image(out, table, body["columns_before_image"], row["before_image"], b"### WHERE\n")
-                _image(out, table, body["columns_after_image"], row["after_image"], b"### SET\n")
+        for row in rows:
+            out.append(header)
+            for image in images:
+                image(out, row)
     except StopEvent:
         pass
     return out
+
+
+_HEADERS = {"write": b"### INSERT INTO %s\n", "delete": b"### DELETE FROM %s\n", "update": b"### UPDATE %s\n"}
 
 
 def render(events: Iterable[dict[str, Any]]) -> Iterator[bytes]:
