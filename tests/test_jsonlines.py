@@ -100,3 +100,37 @@ def test_the_command_stops_at_a_bad_byte_with_one_error_line(tmp_path):
     assert proc.returncode == 1
     assert proc.stdout.decode("utf-8").splitlines() == expected[:-1]  # the last is the error
     assert proc.stderr.decode().count("\n") == 1 and proc.stderr.startswith(b"error: ")
+
+
+def _compiled_check():
+    from oracle.speedups import accelerator
+    module = accelerator("_jsonlines")
+    if module is None:
+        pytest.skip("oracle._jsonlines is not built (pip install -e . builds it)")
+    return module.may_differ
+
+
+@settings(max_examples=2000, deadline=None)
+@given(_values | st.lists(st.floats(allow_nan=False, allow_infinity=False) | _text, max_size=6))
+def test_the_compiled_check_clears_only_lines_orjson_writes_as_the_stdlib_does(value):
+    """oracle/_jsonlines.c may_differ: where it says no, orjson's text is the stdlib's; where it
+    says yes, so do the pure expressions (it only looks closer: number tokens, not strings)."""
+    import orjson
+    from oracle.jsonlines import may_differ_pure
+    may_differ = _compiled_check()
+    try:
+        out = orjson.dumps(value)
+    except orjson.JSONEncodeError:
+        return
+    if may_differ(out):
+        assert may_differ_pure(out)
+    else:
+        assert out + b"\n" == json_line_stdlib(value)
+
+
+@pytest.mark.parametrize("text,expected", [
+    (b'{"v":1e16}', True), (b'[1.5e-7,2]', True), (b'{"v":0.00001}', True), (b'[-0.00001]', True),
+    (b'{"v":0.0001}', False), (b'{"e":"1e16"}', False), (b'["\\\\",1e5]', True),
+    (b'["\\"1e5"]', False), (b'{"hex":"7de25656de2fdb7d","n":12}', False), (b'', False)])
+def test_the_compiled_check_reads_number_tokens_outside_strings(text, expected):
+    assert _compiled_check()(text) is expected
