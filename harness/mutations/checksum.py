@@ -25,7 +25,7 @@ def verified(ev: Ev) -> bool:
     algorithm byte says CRC32)."""
     if ev.crc is None:
         return False
-    return ev.type_code != FDE or ev.body[-1] == ChecksumAlg.CRC32
+    return ev.type_code != FDE or ev.body_bytes()[-1] == ChecksumAlg.CRC32
 
 
 def flip_random_bits(buf: bytearray, rng: random.Random, start: int = 0) -> str:
@@ -42,7 +42,7 @@ def flip_random_bits(buf: bytearray, rng: random.Random, start: int = 0) -> str:
 @operator("crc_flip_bit", "checksum", requires=verified)
 def crc_flip_bit(b: Binlog, rng: random.Random) -> Change:
     """Bits of a verified CRC32 flipped: must be rejected."""
-    i = pick(b, rng, lambda j: verified(b.events[j]), "event with a verified CRC32")
+    i = pick(b, rng, lambda j: verified(b.peek(j)), "event with a verified CRC32")
     ev = b.events[i]
     crc = bytearray(ev.crc)
     where = flip_random_bits(crc, rng)
@@ -55,7 +55,7 @@ def crc_flip_bit(b: Binlog, rng: random.Random) -> Change:
 @operator("crc_stale_after_body_change", "checksum", requires=verified)
 def crc_stale_after_body_change(b: Binlog, rng: random.Random) -> Change:
     """A body byte changed and the CRC left as it was: silent acceptance is a finding."""
-    i = pick(b, rng, lambda j: verified(b.events[j]) and len(b.events[j].body) > 0,
+    i = pick(b, rng, lambda j: verified(b.peek(j)) and len(b.peek(j).body_bytes()) > 0,
              "event with a verified CRC32 and a body")
     ev = b.events[i]
     ev.fix_crc = False

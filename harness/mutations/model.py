@@ -120,10 +120,11 @@ def expectation_on(m: Mutation, data: bytes) -> Expect:
     return m.expect if info.unmet(data, m.event_index) is None else Expect.ANY_CLEAN
 
 
-def pick(b: Binlog, rng: random.Random, accept: Callable[[int], bool] = lambda i: True,
+def pick(b: Binlog, rng: random.Random, accept: Callable[[int], bool] | None = None,
          what: str = "event") -> int:
-    """A random index of an event that accept() likes; NotApplicable when there is none."""
-    found = [i for i in range(len(b.events)) if accept(i)]
+    """A random index of an event that accept() likes (any event when None); NotApplicable when
+    there is none. rng.choice draws the same for a range as for the list of its indices."""
+    found = range(len(b.events)) if accept is None else [i for i in range(len(b.events)) if accept(i)]
     if not found:
         raise NotApplicable(f"no {what} to mutate")
     return rng.choice(found)
