@@ -231,12 +231,24 @@ class Binlog:
         return cls(MAGIC, events, data[end_of_last:], error, {"data": data})
 
     @staticmethod
-    def event_at(data: bytes, index: int) -> Ev | None:
+    def event_at(data: bytes, index: int, like: "Binlog | None" = None) -> Ev | None:
         """parse(data).events[index] (None when the walk does not get that far), making only
-        that one event: operators' preconditions are checked this way on every fuzz input."""
+        that one event: operators' preconditions are checked this way on every fuzz input.
+        like: a parsed Binlog data was made from; where data has its bytes up to its event
+        `index`, the walk starts there, in the format the events before it left in force."""
         data = bytes(data)
         if index < 0 or not data.startswith(MAGIC):
             return None
+        seed = like.meta.get("data") if like is not None else None
+        if seed is not None and 0 < index < len(like.events):  # type: ignore[union-attr]
+            at = like.events[index].offset  # type: ignore[union-attr]
+            if data[:at] == seed[:at]:
+                try:
+                    raw = next(walk(data[at:], verify_checksums=False, origin=at, skip_magic=True,
+                                    format=like.events[index - 1].format), None)  # type: ignore[union-attr]
+                except BinlogError:
+                    return None
+                return None if raw is None else _event(data, raw, at)
         try:
             for n, raw in enumerate(walk(data, verify_checksums=False)):
                 if n == index:
@@ -285,16 +297,18 @@ class Binlog:
                    for ev in self.events)
 
 
-def _event(data: bytes, raw: RawEvent) -> Ev:
-    """The editable event the framing walk found at raw."""
+def _event(data: bytes, raw: RawEvent, base: int = 0) -> Ev:
+    """The editable event the framing walk found at raw (a walk over data[base:]: its body
+    indices are relative to base, its offsets absolute)."""
     end = raw.offset + raw.header.event_size
     has_crc = raw.checksum_stored is not None
     body_end = end - CHECKSUM_LEN if has_crc else end
     crc = data[body_end:end] if has_crc else None
     log_pos = raw.header.log_pos
+    body_start = base + raw.body_start
     return Ev(None, None, crc, raw.format, data[raw.offset:end],
               "end" if log_pos == end else "start" if log_pos == raw.offset else "keep", raw.offset,
-              (data[raw.offset:raw.body_start], data[raw.body_start:body_end], crc))
+              (data[raw.offset:body_start], data[body_start:body_end], crc))
 
 
 def packed_int(buf: bytes | bytearray, pos: int) -> tuple[int, int]:
