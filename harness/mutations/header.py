@@ -124,7 +124,7 @@ def header_type_other_flavor(b: Binlog, rng: random.Random) -> Change:
     fde = b.fde_index()
     if fde is None:
         raise NotApplicable("no Format_description to tell the flavor")
-    mariadb = b.events[fde].format.flavor == "mariadb"
+    mariadb = b.peek(fde).format.flavor == "mariadb"
     i = pick(b, rng, lambda j: j > fde)
     ev = b.events[i]
     code = rng.choice(MYSQL_ONLY_CODES if mariadb else MARIADB_CODES)
