@@ -94,3 +94,28 @@ def test_event_at_is_the_parsed_event(path: Path) -> None:
             assert (bytes(got.head), bytes(got.body), got.crc, got.offset, got.pos_rule, got.original) == \
                 (bytes(want.head), bytes(want.body), want.crc, want.offset, want.pos_rule, want.original)
     assert Binlog.event_at(b"not a binlog", 0) is None
+
+
+@pytest.mark.parametrize("path", FILES[::7], ids=lambda p: p.name)
+def test_event_at_from_a_seed_is_the_parsed_event_of_its_mutants(path: Path) -> None:
+    """event_at(mutant, i, seed) starts its walk where mutant stops sharing seed's bytes: it
+    must give what parsing the mutant gives, format included, for every operator's mutants."""
+    import random
+
+    from harness.mutations import CATALOGUE, NotApplicable
+    seed = Binlog.parse(path.read_bytes())
+    checked = 0
+    for name, info in CATALOGUE.items():
+        for k in range(3):
+            try:
+                m = info.apply(seed, random.Random(f"{name}:{k}"))
+            except NotApplicable:
+                continue
+            events = Binlog.parse(m.data).events if m.data.startswith(b"\xfebin") else []
+            for i in {0, 1, m.event_index or 0, (m.event_index or 0) + 1, len(seed.events) - 1}:
+                got, want = Binlog.event_at(m.data, i, seed), Binlog.event_at(m.data, i)
+                assert (got is None) == (want is None) == (i >= len(events))
+                if got is not None:
+                    assert got == want == events[i]
+                    checked += 1
+    assert checked > 50

@@ -194,6 +194,7 @@ class Session:
         self.log = F.FindingLog(self.out / "findings", int(config["keep_per_signature"]))
         self.last: tuple[str, dict[str, Any], Any, bytes] | None = None  # (sha1, note, mutation, input)
         self.base: dict[bytes, Any] = {}  # a mutator input -> its outcome (decoded once, not per mutant)
+        self.parsed: dict[bytes, Any] = {}  # a mutator input -> its Binlog (None: not one), parsed once
         self.executions = 0
         self.operators: dict[str, int] = {}
         self.saved_at = 0.0
@@ -202,19 +203,17 @@ class Session:
     def mutate(self, data: bytes, max_size: int, seed: int) -> bytes:
         import atheris
 
-        from harness.mutations import Binlog, Expect, NotApplicable
+        from harness.mutations import Expect, NotApplicable
         rng = random.Random(seed)
-        try:
-            b = Binlog.parse(data)
-        except ValueError:
-            b = None
+        b = self._parsed(data)
         result, note, mutation = None, None, None
         if b is not None and b.events:
             if rng.random() < 0.2:
                 i = rng.randrange(len(b.events))
-                ev = b.events[i]
+                edited = b.copy()  # b is kept for the next mutant of data
+                ev = edited.events[i]
                 ev.body = bytearray(atheris.Mutate(bytes(ev.body), max(2 * len(ev.body), 16)))
-                result = b.assemble()
+                result = edited.assemble()
                 note = {"operator": "libfuzzer_body", "description": f"event {i}: libFuzzer byte "
                         "mutation of the body, lengths and CRC32 repaired", "expect": "ANY_CLEAN"}
             else:
@@ -263,6 +262,22 @@ class Session:
                                       {**note, "outcome": got.summary(), "seed_outcome": base.summary()}))
         if self.executions % 100 == 0 or time.monotonic() - self.saved_at > 5:
             self.save_state()
+
+    def _parsed(self, data: bytes):
+        """data as a Binlog (None when it has no magic), parsed once per corpus unit: libFuzzer
+        mutates the same units again and again, and the parse runs the instrumented oracle's
+        framing walk. Operators edit copies (Binlog.copy), never the Binlog kept here."""
+        from harness.mutations import Binlog
+        if data in self.parsed:
+            return self.parsed[data]
+        try:
+            b = Binlog.parse(data)
+        except ValueError:
+            b = None
+        if len(self.parsed) >= MAX_BASES:
+            self.parsed.clear()
+        self.parsed[data] = b
+        return b
 
     def _base_outcome(self, base_data: bytes, operator: str):
         """The outcome of the input a mutation was made from. libFuzzer mutates the same corpus

@@ -75,15 +75,23 @@ class Plan:
     mutation: Mutation
 
 
+# One generator re-seeded for every draw: seeding it with a string gives the stream a new
+# random.Random(string) gives (the reproducers' rng_seed), without making one per input.
+_RNG = random.Random()
+
+
 def build(i: int, s: Settings, ops: Sequence[str], seeds: Sequence[Binlog]) -> Plan | None:
     """Input i of the run, or None when no seed suits its operator."""
     name = ops[i % len(ops)]
-    start = random.Random(f"{s.seed}:{i}").randrange(len(seeds))
+    rng = _RNG
+    rng.seed(f"{s.seed}:{i}")
+    start = rng.randrange(len(seeds))
     for attempt in range(len(seeds)):
         k = (start + attempt) % len(seeds)
         rng_seed = f"{s.seed}:{i}:{attempt}"
+        rng.seed(rng_seed)
         try:
-            m = CATALOGUE[name].apply(seeds[k], random.Random(rng_seed))
+            m = CATALOGUE[name].apply(seeds[k], rng)
         except NotApplicable:
             continue
         return Plan(i, name, k, rng_seed, m)

@@ -75,24 +75,24 @@ class Ev:
     def body(self, value: bytearray) -> None:
         self._body = value
 
-    def _head_bytes(self) -> bytes | bytearray:
-        """The header as it is now, for reading (makes no copy)."""
+    def head_bytes(self) -> bytes | bytearray:
+        """The header as it is now, for reading only (makes no copy, unlike `head`)."""
         return self.seed_parts[0] if self._head is None else self._head  # type: ignore[index]
 
-    def _body_bytes(self) -> bytes | bytearray:
+    def body_bytes(self) -> bytes | bytearray:
         return self.seed_parts[1] if self._body is None else self._body  # type: ignore[index]
 
     def __eq__(self, other: object) -> bool:
         """Same bytes now (made or not) and the same other fields."""
         if type(other) is not Ev:
             return NotImplemented
-        return (self._head_bytes() == other._head_bytes() and self._body_bytes() == other._body_bytes()
+        return (self.head_bytes() == other.head_bytes() and self.body_bytes() == other.body_bytes()
                 and all(getattr(self, f) == getattr(other, f) for f in _OTHER_FIELDS))
 
     __hash__ = None  # type: ignore[assignment]  # mutable, like the dataclass it was
 
     @property
-    def type_code(self) -> int:  # _head_bytes() inlined: operators ask every event for it
+    def type_code(self) -> int:  # head_bytes() inlined: operators ask every event for it
         return (self.seed_parts[0] if self._head is None else self._head)[4]  # type: ignore[index]
 
     @property
@@ -100,21 +100,21 @@ class Ev:
         return len(self.seed_parts[0] if self._head is None else self._head) >= V4_HEADER_LEN  # type: ignore[index]
 
     def get_u32(self, at: int) -> int:
-        return _U32.unpack_from(self._head_bytes(), at)[0]
+        return _U32.unpack_from(self.head_bytes(), at)[0]
 
     def set_u32(self, at: int, value: int) -> None:
         _U32.pack_into(self.head, at, value & 0xFFFFFFFF)
 
     @property
     def flags(self) -> int:
-        return int.from_bytes(self._head_bytes()[FLAGS_AT:FLAGS_AT + 2], "little") if self.v4 else 0
+        return int.from_bytes(self.head_bytes()[FLAGS_AT:FLAGS_AT + 2], "little") if self.v4 else 0
 
     @flags.setter
     def flags(self, value: int) -> None:
         self.head[FLAGS_AT:FLAGS_AT + 2] = (value & 0xFFFF).to_bytes(2, "little")
 
     def size(self) -> int:
-        return len(self._head_bytes()) + len(self._body_bytes()) + (CHECKSUM_LEN if self.crc is not None else 0)
+        return len(self.head_bytes()) + len(self.body_bytes()) + (CHECKSUM_LEN if self.crc is not None else 0)
 
     def post_header_len(self) -> int:
         return self.format.post_header_len(self.type_code)
@@ -126,14 +126,39 @@ class Ev:
         log_pos = None
         if self.v4 and self.fix_pos and self.pos_rule != "keep":
             log_pos = start + size if self.pos_rule == "end" else start
-        self.head[:] = with_framing(self.head, event_size=size if self.fix_size else None, log_pos=log_pos)
-        head, body = bytes(self.head), bytes(self.body)
+        head = with_framing(self.head_bytes(), event_size=size if self.fix_size else None, log_pos=log_pos)
+        self._head = bytearray(head)
+        body = self.body_bytes()
         if self.crc is None:
             return seal(head, body, False, None, _KEEP_CRC)
-        fresh = self.fix_crc and head + body != self.original[:-CHECKSUM_LEN]
-        event = seal(head, body, True, int.from_bytes(self.crc, "little"), _FRESH_CRC if fresh else _KEEP_CRC)
+        event = seal(head, body, True, int.from_bytes(self.crc, "little"),
+                     _FRESH_CRC if self.fix_crc and not self._is_original(head, body) else _KEEP_CRC)
         self.crc = event[-CHECKSUM_LEN:]
         return event
+
+    def moved(self, start: int) -> bytes:
+        """frame(start) of an event whose bytes are still the seed's (unchanged()), now at
+        another offset: only log_pos, and so the CRC, can differ (the events after an inserted,
+        dropped or resized one; ~7 per fuzz input)."""
+        original = self.original
+        if not (self.fix_pos and self.pos_rule != "keep" and self.v4):
+            return original
+        head = with_framing(self.head_bytes(), log_pos=start + len(original) if self.pos_rule == "end" else start)
+        if head == self.head_bytes():
+            return original
+        self._head = bytearray(head)
+        if self.crc is None:
+            return seal(head, self.body_bytes(), False, None, _KEEP_CRC)
+        event = seal(head, self.body_bytes(), True, int.from_bytes(self.crc, "little"),
+                     _FRESH_CRC if self.fix_crc else _KEEP_CRC)
+        self.crc = event[-CHECKSUM_LEN:]
+        return event
+
+    def _is_original(self, head: bytes, body: bytes | bytearray) -> bool:
+        """head + body == original[:-CHECKSUM_LEN], without building either side."""
+        original, n = self.original, len(head)
+        return (n + len(body) == len(original) - CHECKSUM_LEN and original.startswith(head)
+                and memoryview(original)[n:n + len(body)] == body)
 
     def unchanged(self) -> bool:
         """The event's bytes are still the seed's (sizes, positions and CRC included)."""
@@ -155,6 +180,28 @@ class Ev:
 
 
 _OTHER_FIELDS = tuple(f for f in Ev.__slots__ if f not in ("_head", "_body"))
+
+
+class _Events(list):
+    """A copied Binlog's event list, copy on write: it holds the source's events until one is
+    indexed (events[i], the way operators edit), then a copy in its place. Iterating, slicing
+    and peek() give the held events for reading: whoever edits an event gets it by index.
+    Copying every event of a seed was a tenth of each fuzz input's cost (issue 14). The
+    source must not change while the copy is in use (a seed never does)."""
+
+    __slots__ = ("_shared",)
+
+    def __init__(self, source: list[Ev]) -> None:
+        super().__init__(source)
+        self._shared = {id(ev) for ev in source}
+
+    def __getitem__(self, i):  # type: ignore[override]
+        ev = list.__getitem__(self, i)
+        if type(i) is slice or id(ev) not in self._shared:
+            return ev
+        ev = ev.copy()
+        list.__setitem__(self, i, ev)
+        return ev
 
 
 @dataclass
@@ -184,12 +231,24 @@ class Binlog:
         return cls(MAGIC, events, data[end_of_last:], error, {"data": data})
 
     @staticmethod
-    def event_at(data: bytes, index: int) -> Ev | None:
+    def event_at(data: bytes, index: int, like: "Binlog | None" = None) -> Ev | None:
         """parse(data).events[index] (None when the walk does not get that far), making only
-        that one event: operators' preconditions are checked this way on every fuzz input."""
+        that one event: operators' preconditions are checked this way on every fuzz input.
+        like: a parsed Binlog data was made from; where data has its bytes up to its event
+        `index`, the walk starts there, in the format the events before it left in force."""
         data = bytes(data)
         if index < 0 or not data.startswith(MAGIC):
             return None
+        seed = like.meta.get("data") if like is not None else None
+        if seed is not None and 0 < index < len(like.events):  # type: ignore[union-attr]
+            at = like.events[index].offset  # type: ignore[union-attr]
+            if data[:at] == seed[:at]:
+                try:
+                    raw = next(walk(data[at:], verify_checksums=False, origin=at, skip_magic=True,
+                                    format=like.events[index - 1].format), None)  # type: ignore[union-attr]
+                except BinlogError:
+                    return None
+                return None if raw is None else _event(data, raw, at)
         try:
             for n, raw in enumerate(walk(data, verify_checksums=False)):
                 if n == index:
@@ -200,16 +259,26 @@ class Binlog:
 
     def copy(self) -> "Binlog":
         """A copy whose events can be edited without touching self (formats and the seed's
-        original bytes are immutable and shared)."""
-        copy = Ev.copy
-        return Binlog(self.magic, [copy(ev) for ev in self.events], self.tail, self.framing_error, {})
+        original bytes are immutable and shared). Its events are copied when first indexed
+        (copy on write, see _Events): an operator touches one or two of a seed's ~30 events."""
+        return Binlog(self.magic, _Events(self.events), self.tail, self.framing_error, {})
+
+    def peek(self, i: int) -> Ev:
+        """events[i] for reading only: not copied when it is still the seed's. Operators' pick
+        predicates look at every event this way."""
+        return list.__getitem__(self.events, i)
 
     def assemble(self) -> bytes:
         out = bytearray(self.magic)
-        for ev in self.events:
+        events = self.events
+        shared = events._shared if type(events) is _Events else ()  # still the seed's: unchanged
+        for n, ev in enumerate(list.__iter__(events)):
             start = len(out)
-            if start == ev.offset and ev.unchanged():  # most events of a fuzz input: no framing
-                out += ev.original  # what frame() gives an unedited event in its place
+            if id(ev) in shared or ev.unchanged():
+                if start == ev.offset:  # most events of a fuzz input: no framing
+                    out += ev.original  # what frame() gives an unedited event in its place
+                else:
+                    out += events[n].moved(start)  # events[n]: a seed's event is copied first
             else:
                 out += ev.frame(start)
         out += self.tail
@@ -228,16 +297,18 @@ class Binlog:
                    for ev in self.events)
 
 
-def _event(data: bytes, raw: RawEvent) -> Ev:
-    """The editable event the framing walk found at raw."""
+def _event(data: bytes, raw: RawEvent, base: int = 0) -> Ev:
+    """The editable event the framing walk found at raw (a walk over data[base:]: its body
+    indices are relative to base, its offsets absolute)."""
     end = raw.offset + raw.header.event_size
     has_crc = raw.checksum_stored is not None
     body_end = end - CHECKSUM_LEN if has_crc else end
     crc = data[body_end:end] if has_crc else None
     log_pos = raw.header.log_pos
+    body_start = base + raw.body_start
     return Ev(None, None, crc, raw.format, data[raw.offset:end],
               "end" if log_pos == end else "start" if log_pos == raw.offset else "keep", raw.offset,
-              (data[raw.offset:raw.body_start], data[raw.body_start:body_end], crc))
+              (data[raw.offset:body_start], data[body_start:body_end], crc))
 
 
 def packed_int(buf: bytes | bytearray, pos: int) -> tuple[int, int]:

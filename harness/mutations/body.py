@@ -17,7 +17,7 @@ INTERESTING = [b"\x00", b"\xff", b"\x7f", b"\x80", b"\xfb", b"\xfc", b"\xfd", b"
 
 
 def _pick_body(b: Binlog, rng: random.Random) -> int:
-    return pick(b, rng, lambda j: len(b.events[j].body) > 0, "event with a body")
+    return pick(b, rng, lambda j: len(b.peek(j).body_bytes()) > 0, "event with a body")
 
 
 @operator("body_bit_flip", "body")

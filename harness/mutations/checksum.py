@@ -25,7 +25,7 @@ def verified(ev: Ev) -> bool:
     algorithm byte says CRC32)."""
     if ev.crc is None:
         return False
-    return ev.type_code != FDE or ev.body[-1] == ChecksumAlg.CRC32
+    return ev.type_code != FDE or ev.body_bytes()[-1] == ChecksumAlg.CRC32
 
 
 def flip_random_bits(buf: bytearray, rng: random.Random, start: int = 0) -> str:
@@ -42,7 +42,7 @@ def flip_random_bits(buf: bytearray, rng: random.Random, start: int = 0) -> str:
 @operator("crc_flip_bit", "checksum", requires=verified)
 def crc_flip_bit(b: Binlog, rng: random.Random) -> Change:
     """Bits of a verified CRC32 flipped: must be rejected."""
-    i = pick(b, rng, lambda j: verified(b.events[j]), "event with a verified CRC32")
+    i = pick(b, rng, lambda j: verified(b.peek(j)), "event with a verified CRC32")
     ev = b.events[i]
     crc = bytearray(ev.crc)
     where = flip_random_bits(crc, rng)
@@ -55,7 +55,7 @@ def crc_flip_bit(b: Binlog, rng: random.Random) -> Change:
 @operator("crc_stale_after_body_change", "checksum", requires=verified)
 def crc_stale_after_body_change(b: Binlog, rng: random.Random) -> Change:
     """A body byte changed and the CRC left as it was: silent acceptance is a finding."""
-    i = pick(b, rng, lambda j: verified(b.events[j]) and len(b.events[j].body) > 0,
+    i = pick(b, rng, lambda j: verified(b.peek(j)) and len(b.peek(j).body_bytes()) > 0,
              "event with a verified CRC32 and a body")
     ev = b.events[i]
     ev.fix_crc = False
@@ -73,7 +73,7 @@ def crc_stale_after_body_change(b: Binlog, rng: random.Random) -> Change:
 
 def _first_fde_with_descriptor(b: Binlog) -> int:
     for i in b.indices(FDE):
-        if b.events[i].crc is not None:
+        if b.peek(i).crc is not None:
             return i
     raise NotApplicable("no Format_description with a checksum descriptor")
 
@@ -82,7 +82,7 @@ def _covered(b: Binlog, fde: int) -> list[int]:
     """Indices of the events the Format_description at fde governs (up to the next one)."""
     out = []
     for j in range(fde + 1, len(b.events)):
-        if b.events[j].type_code == FDE:
+        if b.peek(j).type_code == FDE:
             break
         out.append(j)
     return out
@@ -100,7 +100,7 @@ def fde_checksum_alg(b: Binlog, rng: random.Random) -> Change:
     ev.body[-1] = value
     after = _covered(b, i)
     must_reject = (value == ChecksumAlg.CRC32 and after
-                   and all(b.events[j].crc is None for j in after) and not _tails_are_crcs(b, after))
+                   and all(b.peek(j).crc is None for j in after) and not _tails_are_crcs(b, after))
     return Change(f"event {i}: Format_description checksum_alg {current} -> {value}",
                   Expect.MUST_REJECT if must_reject else Expect.ANY_CLEAN, i)
 
@@ -110,9 +110,10 @@ def _tails_are_crcs(b: Binlog, indices: list[int]) -> bool:
     input that was already mutated (an OFF file whose bodies kept their CRCs) is then valid CRC32."""
     b.assemble()  # settles sizes and positions in the headers
     for j in indices:
-        ev = b.events[j]
-        event = bytes(ev.head + ev.body) + (ev.crc or b"")
-        if len(event) < len(ev.head) + CHECKSUM_LEN or event_crc32(event) != struct.unpack("<I", event[-4:])[0]:
+        ev = b.peek(j)
+        head = ev.head_bytes()
+        event = bytes(head) + ev.body_bytes() + (ev.crc or b"")
+        if len(event) < len(head) + CHECKSUM_LEN or event_crc32(event) != struct.unpack("<I", event[-4:])[0]:
             return False
     return True
 
@@ -122,7 +123,7 @@ def _redeclare(b: Binlog, alg: int, *, strip: bool, need_crcs: bool) -> tuple[in
     every event it governs. need_crcs: the seed must have CRCs there for this to mean anything."""
     i = _first_fde_with_descriptor(b)
     after = _covered(b, i)
-    if not after or (need_crcs and not any(b.events[j].crc is not None for j in after)):
+    if not after or (need_crcs and not any(b.peek(j).crc is not None for j in after)):
         raise NotApplicable("no events with a CRC32 after the Format_description")
     b.events[i].body[-1] = alg
     if strip:

@@ -104,7 +104,7 @@ def swap_events(b: Binlog, rng: random.Random) -> Change:
 
 def _table_id(ev: Ev) -> bytes:
     """table_id is 4 bytes when the post-header is 6 (MySQL 5.1.0-5.1.15), else 6."""
-    return bytes(ev.body[:4 if ev.post_header_len() == 6 else 6])
+    return bytes(ev.body_bytes()[:4 if ev.post_header_len() == 6 else 6])
 
 
 @operator("rows_without_table_map", "framing")
@@ -113,11 +113,11 @@ def rows_without_table_map(b: Binlog, rng: random.Random) -> Change:
     mapped earlier in the file (the Rows may then decode against that older map) or is mapped
     again before its Rows (a Table_map written twice, by an earlier mutation)."""
     def ok(i: int) -> bool:
-        return (b.events[i].type_code == T.TABLE_MAP_EVENT and i + 1 < len(b.events)
-                and b.events[i + 1].type_code in ROWS + (T.TABLE_MAP_EVENT,))
+        return (b.peek(i).type_code == T.TABLE_MAP_EVENT and i + 1 < len(b.events)
+                and b.peek(i + 1).type_code in ROWS + (T.TABLE_MAP_EVENT,))
     i = pick(b, rng, ok, "Table_map followed by Rows")
-    table_id = _table_id(b.events[i])
-    mapped_before = any(b.events[j].type_code == T.TABLE_MAP_EVENT and _table_id(b.events[j]) == table_id
+    table_id = _table_id(b.peek(i))
+    mapped_before = any(b.peek(j).type_code == T.TABLE_MAP_EVENT and _table_id(b.peek(j)) == table_id
                         for j in range(i))
     rows_follow = False
     for ev in b.events[i + 1:]:
@@ -161,7 +161,7 @@ def table_map_layout(ev: Ev) -> TableMapLayout:
 @operator("table_map_extra_column", "framing")
 def table_map_extra_column(b: Binlog, rng: random.Random) -> Change:
     """The Table_map gains a column (an INT, no metadata, nullable) its Rows do not carry."""
-    i = pick(b, rng, lambda j: b.events[j].type_code == T.TABLE_MAP_EVENT, "Table_map")
+    i = pick(b, rng, lambda j: b.peek(j).type_code == T.TABLE_MAP_EVENT, "Table_map")
     ev = b.events[i]
     lay = table_map_layout(ev)
     n = lay.count + 1
@@ -185,7 +185,7 @@ def _rows_width_at(ev: Ev) -> int:
 @operator("rows_width_mismatch", "framing")
 def rows_width_mismatch(b: Binlog, rng: random.Random) -> Change:
     """A Rows event's column count one more or less than its Table_map's, bitmaps resized."""
-    i = pick(b, rng, lambda j: b.events[j].type_code in ROWS, "Rows event")
+    i = pick(b, rng, lambda j: b.peek(j).type_code in ROWS, "Rows event")
     ev = b.events[i]
     at = _rows_width_at(ev)
     try:

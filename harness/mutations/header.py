@@ -98,7 +98,7 @@ def header_type_undefined(b: Binlog, rng: random.Random) -> Change:
 @operator("header_type_undefined_ignorable", "header", requires=undefined_ignorable)
 def header_type_undefined_ignorable(b: Binlog, rng: random.Random) -> Change:
     """A type code no server defines, flagged LOG_EVENT_IGNORABLE_F: skipped, not rejected."""
-    i = pick(b, rng, lambda j: b.events[j].v4 and b.events[j].type_code not in _CONTEXT_TYPES,
+    i = pick(b, rng, lambda j: b.peek(j).v4 and b.peek(j).type_code not in _CONTEXT_TYPES,
              "v4 event others do not depend on")
     ev = b.events[i]
     code = rng.choice(UNDEFINED_CODES)
@@ -124,7 +124,7 @@ def header_type_other_flavor(b: Binlog, rng: random.Random) -> Change:
     fde = b.fde_index()
     if fde is None:
         raise NotApplicable("no Format_description to tell the flavor")
-    mariadb = b.events[fde].format.flavor == "mariadb"
+    mariadb = b.peek(fde).format.flavor == "mariadb"
     i = pick(b, rng, lambda j: j > fde)
     ev = b.events[i]
     code = rng.choice(MYSQL_ONLY_CODES if mariadb else MARIADB_CODES)
@@ -172,7 +172,7 @@ def header_event_size(b: Binlog, rng: random.Random) -> Change:
 def header_next_position(b: Binlog, rng: random.Random) -> Change:
     """next_position inconsistent, zero or past the end: nobody checks it, so only it changes.
     (Nobody but a Heartbeat's decoder: the precondition log_pos_unread leaves those out.)"""
-    i = pick(b, rng, lambda j: b.events[j].v4, "v4 event")
+    i = pick(b, rng, lambda j: b.peek(j).v4, "v4 event")
     ev = b.events[i]
     total = len(b.assemble())
     current = ev.get_u32(POS_AT)
@@ -190,7 +190,7 @@ def header_next_position(b: Binlog, rng: random.Random) -> Change:
 def header_flags_defined(b: Binlog, rng: random.Random) -> Change:
     """Toggle one defined flag bit. LOG_EVENT_IGNORABLE_F is only toggled on defined types, where
     it changes nothing; on an undefined type it decides between skip and reject."""
-    i = pick(b, rng, lambda j: defined_v4(b.events[j]), "v4 event of a defined type")
+    i = pick(b, rng, lambda j: defined_v4(b.peek(j)), "v4 event of a defined type")
     ev = b.events[i]
     bit = rng.choice(DEFINED_FLAGS)
     ev.flags = ev.flags ^ bit
@@ -200,7 +200,7 @@ def header_flags_defined(b: Binlog, rng: random.Random) -> Change:
 @operator("header_flags_undefined", "header")
 def header_flags_undefined(b: Binlog, rng: random.Random) -> Change:
     """Flag bits no server defines: only the flags change."""
-    i = pick(b, rng, lambda j: b.events[j].v4, "v4 event")
+    i = pick(b, rng, lambda j: b.peek(j).v4, "v4 event")
     ev = b.events[i]
     bits = rng.sample(UNDEFINED_FLAGS, rng.randint(1, len(UNDEFINED_FLAGS)))
     value = ev.flags

@@ -94,18 +94,19 @@ class OperatorInfo:
             data = c.post(data)
         if data == seed.meta.get("data"):
             raise NotApplicable(f"{self.name} changed nothing ({c.description})")
-        unmet = None if c.expect is Expect.ANY_CLEAN else self.unmet(data, c.event_index)
+        unmet = None if c.expect is Expect.ANY_CLEAN else self.unmet(data, c.event_index, seed)
         return Mutation(self.name, c.description, data, c.expect if unmet is None else Expect.ANY_CLEAN,
                         c.event_index, frozenset(c.changed), c.event_count, unmet)
 
-    def unmet(self, data: bytes, event_index: int | None) -> str | None:
+    def unmet(self, data: bytes, event_index: int | None, seed: Binlog | None = None) -> str | None:
         """The name of the precondition when it does not hold on data (the event at event_index,
-        where the oracle's framing walk finds it in data, is not one `requires` accepts), else None."""
+        where the oracle's framing walk finds it in data, is not one `requires` accepts), else None.
+        seed: the parsed Binlog data was made from (the walk then skips the prefix they share)."""
         if self.requires is None:
             return None
         if event_index is None or event_index < 0:
             return self.requires.__name__
-        event = Binlog.event_at(data, event_index)
+        event = Binlog.event_at(data, event_index, seed)
         if event is not None and self.requires(event):
             return None
         return self.requires.__name__
@@ -120,10 +121,11 @@ def expectation_on(m: Mutation, data: bytes) -> Expect:
     return m.expect if info.unmet(data, m.event_index) is None else Expect.ANY_CLEAN
 
 
-def pick(b: Binlog, rng: random.Random, accept: Callable[[int], bool] = lambda i: True,
+def pick(b: Binlog, rng: random.Random, accept: Callable[[int], bool] | None = None,
          what: str = "event") -> int:
-    """A random index of an event that accept() likes; NotApplicable when there is none."""
-    found = [i for i in range(len(b.events)) if accept(i)]
+    """A random index of an event that accept() likes (any event when None); NotApplicable when
+    there is none. rng.choice draws the same for a range as for the list of its indices."""
+    found = range(len(b.events)) if accept is None else [i for i in range(len(b.events)) if accept(i)]
     if not found:
         raise NotApplicable(f"no {what} to mutate")
     return rng.choice(found)

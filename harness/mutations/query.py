@@ -66,22 +66,23 @@ def has_status_block(ev: Ev) -> bool:
     """A Query event whose post-header holds status_vars_len: what the Query operators' promises
     are about (an event retyped by other changes is decoded, or skipped, by other rules)."""
     return (ev.type_code in QUERY_TYPES and ev.post_header_len() >= _MIN_POST_HEADER
-            and len(ev.body) >= ev.post_header_len())
+            and len(ev.body_bytes()) >= ev.post_header_len())
 
 
 def layout(ev: Ev) -> QueryLayout:
     if not has_status_block(ev):
         raise NotApplicable("Query event without a status block")
     ph = ev.post_header_len()
-    status_len = struct.unpack_from("<H", ev.body, _STATUS_LEN_AT)[0]
-    if ph + status_len > len(ev.body):
+    body = ev.body_bytes()
+    status_len = struct.unpack_from("<H", body, _STATUS_LEN_AT)[0]
+    if ph + status_len > len(body):
         raise NotApplicable("Query event already broken")
     return QueryLayout(ph, status_len)
 
 
 def _pick_query(b: Binlog, rng: random.Random) -> tuple[int, Ev, QueryLayout]:
     def ok(i: int) -> bool:
-        ev = b.events[i]
+        ev = b.peek(i)
         if ev.type_code not in QUERY_TYPES:
             return False
         try:
