@@ -124,7 +124,10 @@ def _spark(corpora: list[str], specs, n: int, seed: int, limits: Limits, work: P
         return job.Settings(corpora, specs, str(work / f"spark{cores}-{name}"), k, seed,
                             timeout=limits.timeout, memory_mb=limits.memory_mb)
     try:
-        _spark_run(spark, settings(0, "warmup"))  # JIT, Python workers: not what a long run pays
+        # JIT, Python workers: not what a long run pays. With mutants: the JVM's per-row code is
+        # compiled on rows, and a warm-up without them left it to the first pair (JVM CPU of the
+        # first pair 1.2-1.5 s against 0.1-0.7 s in the second, 11,800 mutants, local[1]).
+        _spark_run(spark, settings(n, "warmup"))
         pairs = [tuple(_spark_run(spark, settings(k, str(k))) for k in (0, n)) for _ in range(REPEATS)]
         per_mutant = _mutant_task_seconds(spark, str(work / f"spark{cores}-{n}"))
         parquet = sum(f.stat().st_size for f in (work / f"spark{cores}-{n}" / job.RESULTS).rglob("*.parquet"))
