@@ -111,7 +111,7 @@ def spread(items, partitions: int, run: int = 1):
 
 def _run_length(n: int) -> int:
     """Half a case's items (the case and its batches of mutants): a case's windows are decoded in
-    two partitions at most, and the runs are half as coarse as whole cases."""
+    two or three partitions (runs need not start at a case), and runs are half as coarse as cases."""
     return max(1, (1 + -(-n // DEFAULT_BATCH)) // 2)
 
 
