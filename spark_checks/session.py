@@ -52,8 +52,10 @@ def under_spark_submit() -> bool:
     return "PYSPARK_GATEWAY_PORT" in os.environ
 
 
-def get(master: str | None = None, app: str = "binlog-conformance", quiet: bool = False):
-    """The active session (spark-submit made one) or a new one on `master`. Progress bars on."""
+def get(master: str | None = None, app: str = "binlog-conformance", quiet: bool = False,
+        conf: dict[str, str] | None = None):
+    """The active session (spark-submit made one) or a new one on `master`, with `conf` set over
+    the defaults here. Progress bars on."""
     from pyspark.sql import SparkSession
     active = SparkSession.getActiveSession()
     if active is not None and master is None:
@@ -75,6 +77,8 @@ def get(master: str | None = None, app: str = "binlog-conformance", quiet: bool 
                .config("spark.sql.sources.partitionColumnTypeInference.enabled", "false")
                .config("spark.sql.shuffle.partitions", "8")
                .config("spark.python.worker.reuse", "true"))
+    for key, value in (conf or {}).items():
+        builder = builder.config(key, value)
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("WARN")
     sc = spark.sparkContext
