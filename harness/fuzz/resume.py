@@ -20,6 +20,7 @@ seed's with position, next_position and the stored CRC moved (`Shifted`).
 """
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -33,6 +34,7 @@ from .outcome import Outcome, oracle_decode
 # Decoders that read the header's log_pos or put positions in the body (see the module's doc).
 _READS_POSITION = frozenset({EventType.HEARTBEAT_LOG_EVENT, EventType.HEARTBEAT_LOG_EVENT_V2,
                              EventType.TRANSACTION_PAYLOAD_EVENT})
+_U32 = struct.Struct("<I").unpack_from
 
 
 @dataclass
@@ -47,13 +49,33 @@ class Shifted:
     def events(self, seed: list[dict[str, Any]], start: int) -> list[dict[str, Any]]:
         """The mutant's canonical events for the seed's events from start (>= first) on."""
         out = []
+        delta, first, next_positions, crcs = self.delta, self.first, self.next_positions, self.crcs
         for j in range(start, len(seed)):
-            e, k = seed[j], j - self.first
-            moved = dict(e, position=e["position"] + self.delta, next_position=self.next_positions[k])
-            if self.crcs[k] is not None:
-                moved["checksum"] = dict(e["checksum"], stored=self.crcs[k])
+            e, k = seed[j], j - first
+            moved = e.copy()
+            moved["position"] = e["position"] + delta
+            moved["next_position"] = next_positions[k]
+            if crcs[k] is not None:
+                c = e["checksum"]
+                moved["checksum"] = {"algorithm": c["algorithm"], "stored": crcs[k], "verified": c["verified"]}
             out.append(moved)
         return out
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """What SeedDecode.shifted needs of one of the seed's events."""
+    position: int
+    size: int
+    crc: bool  # a verified CRC32 in its last 4 bytes
+    log_pos: bool  # a log_pos in the header (binlog v3/v4)
+    movable: bool  # its decode reads neither log_pos nor an unverified checksum
+
+    @classmethod
+    def of(cls, e: dict[str, Any]) -> "_Frame":
+        c = e["checksum"]
+        return cls(e["position"], e["event_size"], c["stored"] is not None, e["next_position"] is not None,
+                   e["type_code"] not in _READS_POSITION and (c["stored"] is None or c["verified"] is True))
 
 
 @dataclass
@@ -61,6 +83,7 @@ class SeedDecode:
     data: bytes
     outcome: Outcome
     checkpoints: list[Checkpoint] = field(default_factory=list)  # ordered by offset
+    _frames: list[_Frame] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def of(cls, data: bytes) -> "SeedDecode":
@@ -101,30 +124,30 @@ class SeedDecode:
         if not delta or not self.outcome.accepted:
             return None
         seed, events = self.data, self.outcome.events
+        if self._frames is None:
+            self._frames = [_Frame.of(e) for e in events]
+        frames = self._frames
         next_positions: list[int | None] = []
         crcs: list[int | None] = []
         first = len(events)
         while first > 1:  # the first event has no checkpoint
-            e = events[first - 1]
-            s, n = e["position"], e["event_size"]
+            f = frames[first - 1]
+            s, n = f.position, f.size
             m = s + delta
-            if m < 4 or e["type_code"] in _READS_POSITION:
+            if m < 4 or not f.movable:
                 break
-            crc = e["checksum"]
-            if crc["stored"] is not None and crc["verified"] is not True:
-                break
-            end = n - 4 if crc["stored"] is not None else n
-            if e["next_position"] is None:
+            end = n - 4 if f.crc else n
+            if not f.log_pos:
                 if mutant[m:m + end] != seed[s:s + end]:
                     break
                 log_pos = None
             else:
                 if mutant[m:m + 13] != seed[s:s + 13] or mutant[m + 17:m + end] != seed[s + 17:s + end]:
                     break
-                log_pos = int.from_bytes(mutant[m + 13:m + 17], "little")
+                log_pos = _U32(mutant, m + 13)[0]
             stored = None
-            if crc["stored"] is not None:
-                stored = int.from_bytes(mutant[m + end:m + n], "little")
+            if f.crc:
+                stored = _U32(mutant, m + end)[0]
                 if event_crc32(mutant[m:m + n]) != stored:
                     break
             next_positions.append(log_pos)
