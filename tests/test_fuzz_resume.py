@@ -67,3 +67,42 @@ def test_the_shortcut_is_taken(decoded):
             rejoined += bool(d.rejoin_points(m.data))
     assert resumed > 0.6 * total, (resumed, total)
     assert rejoined > 0.5 * same_length, (rejoined, same_length)
+
+
+def _whole(o):
+    return o.events, o.error_kind, o.error_offset, o.error_message
+
+
+@pytest.mark.parametrize("operator", list(CATALOGUE))
+def test_mutants_of_another_length_rejoin_shifted_as_from_the_start(decoded, operator):
+    """A mutant of another length rejoins its seed's events moved (SeedDecode.shifted): what it
+    gives, error message included, is what a decode from the start gives, on every operator's
+    mutants; and the mutants with a shifted tail are decoded that way."""
+    for seed, d, m in _mutants(decoded, operator, 120):
+        shift, full = d.shifted(m.data), oracle_parse(m.data)
+        assert _whole(d.parse(m.data)) == _whole(full), (seed.name, m.description)
+        if shift is not None and full.accepted:  # the moved events are the full decode's last ones
+            tail = shift.events(d.outcome.events, shift.first)
+            assert tail == full.events[len(full.events) - len(tail):], (seed.name, m.description)
+
+
+def test_shifted_rejoin_is_taken(decoded):
+    """Most mutants that change the length of a seed that decodes have the seed's last events moved,
+    and those events, reused, are what a decode from the start gives (a wrong position, log_pos or
+    stored CRC in Shifted.events would fail here)."""
+    other_length = shifted = 0
+    for operator in ("drop_event", "duplicate_event", "body_insert_bytes", "crc_strip_consistently"):
+        for _, d, m in _mutants(decoded, operator, 40):
+            if len(m.data) == len(d.data) or not d.outcome.accepted:
+                continue
+            other_length += 1
+            shift = d.shifted(m.data)
+            if shift is None:
+                continue
+            shifted += 1
+            full = oracle_parse(m.data)
+            tail = shift.events(d.outcome.events, shift.first)
+            if full.accepted:
+                assert tail and tail == full.events[len(full.events) - len(tail):]
+            assert all(a["position"] != b["position"] for a, b in zip(tail, d.outcome.events[shift.first:]))
+    assert shifted > 0.5 * other_length, (shifted, other_length)
