@@ -37,8 +37,9 @@ class Accelerator:
     @property
     def stale(self) -> bool:
         """Built before its source last changed: pip install -e . (or setup.py build_ext
-        --inplace) has not run since, and the module in use is not the code in the tree."""
-        return self.built is not None and self.built.stat().st_mtime < self.source.stat().st_mtime
+        --inplace) has not run since, and the module in use is not the code in the tree. In whole
+        seconds: build_ext --inplace copies the module with its time cut to the second."""
+        return self.built is not None and int(self.built.stat().st_mtime) < int(self.source.stat().st_mtime)
 
 
 def accelerators() -> list[Accelerator]:
