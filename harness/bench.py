@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import time
@@ -25,6 +24,7 @@ from typing import Callable
 
 from oracle.decoder import decode_file
 from oracle.framing import walk
+from oracle.speedups import environment
 
 ROOT = Path(__file__).resolve().parents[1]  # the checkout whose oracle is measured
 CACHE = Path.home() / ".cache" / "binlog-conformance" / "bench"
@@ -73,11 +73,8 @@ def _decode(path: Path) -> None:
 def _oracle_command(path: Path, command: str, pure: bool = False) -> None:
     """`python -m oracle <command> FILE > /dev/null`, this checkout's oracle; `pure` turns the
     compiled accelerators off (BINLOG_ORACLE_PURE=1, oracle/speedups.py) to show what they add."""
-    env = {k: v for k, v in os.environ.items() if k != "BINLOG_ORACLE_PURE"}
-    if pure:
-        env["BINLOG_ORACLE_PURE"] = "1"
     subprocess.run([sys.executable, "-m", "oracle", command, str(path)], cwd=ROOT, check=True,
-                   stdout=subprocess.DEVNULL, env=env)
+                   stdout=subprocess.DEVNULL, env=environment(pure))
 
 
 def _mysqlbinlog(path: Path, args: str) -> tuple[float, float]:

@@ -18,6 +18,15 @@ PURE = os.environ.get("BINLOG_ORACLE_PURE", "") not in ("", "0")
 PACKAGE_DIR = Path(__file__).resolve().parent
 
 
+def environment(pure: bool, base: dict[str, str] | None = None) -> dict[str, str]:
+    """`base` (default: this process's environment) for a child process that runs the oracle
+    pure (BINLOG_ORACLE_PURE=1) or with its accelerators (the variable removed)."""
+    env = {k: v for k, v in (os.environ if base is None else base).items() if k != "BINLOG_ORACLE_PURE"}
+    if pure:
+        env["BINLOG_ORACLE_PURE"] = "1"
+    return env
+
+
 def accelerator(name: str) -> ModuleType | None:
     """The compiled module oracle.<name>, or None when pure Python is asked for or it was not built."""
     if PURE:

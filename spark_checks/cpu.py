@@ -7,7 +7,9 @@ are orphaned, reparented to init and reaped there, and their CPU time leaves the
 in a child process that is a child subreaper (prctl PR_SET_CHILD_SUBREAPER): every orphan of the
 mode is reparented to it, it reaps every descendant before it exits, and the kernel adds all of
 their CPU to its children's time, which this process reads with os.times() once it has reaped
-the child. Ours is then exact, with no sampling; others = machine busy time - ours."""
+the child. pyspark's workers are the exception: their daemon ignores SIGCHLD, so the kernel reaps
+them and their time reaches nobody's children time; Account samples those every 0.25 s and keeps
+their last-seen CPU (they end idle). Others = machine busy time - ours."""
 from __future__ import annotations
 
 import ctypes
@@ -112,7 +114,6 @@ class Account:
         self.lost: dict[str, float] = {}
         self.reaped: set[int] = set()
         self._seen: dict[int, tuple[float, bool, str]] = {}  # pid -> total, parent ignores SIGCHLD, group
-        self._live: dict[int, float] = {}
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, daemon=True)

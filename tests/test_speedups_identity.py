@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from oracle.speedups import accelerator, accelerators
+from oracle.speedups import accelerator, accelerators, environment
 from tests.external import manifest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,23 +35,16 @@ def _corpus_binlogs() -> list[Path]:
 FILES = _corpus_binlogs() + [b.path for b in manifest() if b.path.exists()]
 
 
-def _env(pure: bool) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k != "BINLOG_ORACLE_PURE"}
-    if pure:
-        env["BINLOG_ORACLE_PURE"] = "1"
-    return env
-
-
 def _digests(pure: bool) -> dict[str, dict[str, str]]:
     proc = subprocess.run([sys.executable, "-m", "tests.speedups_digest", *map(str, FILES)],
-                          cwd=ROOT, env=_env(pure), capture_output=True, check=True)
+                          cwd=ROOT, env=environment(pure), capture_output=True, check=True)
     rows = [json.loads(line) for line in proc.stdout.splitlines()]
     return {r["file"]: r for r in rows}
 
 
 def _first_difference(path: str, command: str) -> str:
     """The first lines where the two runs of `python -m oracle <command> FILE` part."""
-    outs = [subprocess.run([sys.executable, "-m", "oracle", command, path], cwd=ROOT, env=_env(pure),
+    outs = [subprocess.run([sys.executable, "-m", "oracle", command, path], cwd=ROOT, env=environment(pure),
                            capture_output=True) for pure in (True, False)]
     texts = [(o.stdout + o.stderr).decode("utf-8", "replace").splitlines() for o in outs]
     diff = difflib.unified_diff(*texts, "pure Python", "compiled", n=0, lineterm="")
