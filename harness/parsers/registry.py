@@ -1,0 +1,60 @@
+"""The one list of built-in parsers. Everything that names them derives from it: the plugin
+registry (--parser NAME), `python -m harness list`, `peers install`, the conformance job and
+the check that each has its folder, lock, adapter and harness/expected/<name>.txt.
+
+A parser with a stream client and a file reader is two entries, NAME (stream, against
+`harness serve`) and NAME-file, sharing one folder. Adding a parser is one folder under
+harness/parsers/ and one entry here (harness/parsers/README.md)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+FILE, STREAM = "file", "stream"
+
+
+@dataclass(frozen=True)
+class BuiltinParser:
+    """One testee. `runtime` is "python" (an in-process plugin, `target` = "module:Class") or a
+    runtime module of harness/runtimes ("node", "jvm", "go", "rust"), which builds
+    harness/parsers/<target>/ and starts its adapter with the transport as its last argument;
+    the adapter speaks the persistent protocol (docs/plugin-contract.md) and its hello names
+    this entry's `name`."""
+
+    name: str
+    language: str
+    library: str        # as its users install it: PyPI/npm name, Maven group:artifact, Go module, crate
+    transport: str      # FILE or STREAM
+    runtime: str        # "python", "node", "jvm", "go", "rust"
+    target: str         # python: "module:Class"; otherwise the folder name under harness/parsers/
+
+    @property
+    def in_process(self) -> bool:
+        return self.runtime == "python"
+
+
+PARSERS: tuple[BuiltinParser, ...] = (
+    BuiltinParser("oracle", "Python", "binlog-conformance (this project)", FILE, "python",
+                  "harness.plugins.oracle_plugin:OracleParser"),
+    BuiltinParser("mysqlbinlog", "C++", "mysqlbinlog 9.7 (MySQL's own tool)", FILE, "python",
+                  "harness.plugins.mysqlbinlog:MysqlbinlogParser"),
+    BuiltinParser("mariadb-binlog", "C++", "mariadb-binlog (MariaDB's own tool)", FILE, "python",
+                  "harness.plugins.mariadb_binlog:MariadbBinlogParser"),
+    BuiltinParser("python-mysql-replication", "Python", "mysql-replication", STREAM, "python",
+                  "harness.plugins.pymysqlreplication_stream:PyMysqlReplicationStreamParser"),
+    BuiltinParser("python-mysql-replication-file", "Python", "mysql-replication", FILE, "python",
+                  "harness.plugins.pymysqlreplication_plugin:PyMysqlReplicationFileParser"),
+    # The Node parsers still run through harness/plugins/node_peers.py and harness/peers/ until
+    # they move into harness/parsers/<name>/ under the node runtime.
+    BuiltinParser("zongji-vlasky", "JavaScript", "@vlasky/zongji", STREAM, "python",
+                  "harness.plugins.node_peers:ZongjiVlaskyParser"),
+    BuiltinParser("zongji-powersync", "JavaScript", "@powersync/mysql-zongji", STREAM, "python",
+                  "harness.plugins.node_peers:ZongjiPowersyncParser"),
+    BuiltinParser("zongji", "JavaScript", "zongji", STREAM, "python",
+                  "harness.plugins.node_peers:ZongjiParser"),
+    BuiltinParser("go-mysql-js", "JavaScript", "go-mysql-js", STREAM, "python",
+                  "harness.plugins.node_peers:GoMysqlJsParser"),
+    BuiltinParser("go-mysql-binlog-node", "JavaScript", "@solashi/go-mysql-binlog-node", STREAM, "python",
+                  "harness.plugins.node_peers:GoMysqlBinlogNodeParser"),
+)
+
+BY_NAME: dict[str, BuiltinParser] = {p.name: p for p in PARSERS}
