@@ -5,6 +5,8 @@ package main
 // the conventions of docs/plugin-contract.md ("Row values").
 
 import (
+	"fmt"
+	"reflect"
 	"strings"
 	"time"
 
@@ -57,34 +59,20 @@ func presentValues(ev *replication.RowsEvent, row []any, skipped []int) []any {
 // cellValue maps what decodeValue returned for column c, by its Go type, and for strings by the
 // column's type (the library returns temporals, JSON and text all as Go strings).
 func cellValue(t *replication.TableMapEvent, c int, v any) any {
-	switch x := v.(type) {
-	case nil:
+	if v == nil {
 		return nil
-	case int8:
-		return int64(x)
-	case int16:
-		return int64(x)
-	case int32:
-		return int64(x)
-	case int64:
-		if bitsColumn[realType(t, c)] {
-			return unsigned(uint64(x)) // the library's int64 holds the bits; BIT(64)/SET of 64 read negative
-		}
-		return signed(x)
-	case int:
-		return signed(int64(x))
-	case uint8:
-		return uint64(x)
-	case uint16:
-		return uint64(x)
-	case uint32:
-		return uint64(x)
-	case uint64:
-		return unsigned(x)
-	case float32:
-		return float64(x)
-	case float64:
-		return x
+	}
+	switch rv := reflect.ValueOf(v); {
+	case rv.CanInt() && bitsColumn[realType(t, c)]:
+		return unsigned(uint64(rv.Int())) // the library's int64 holds the bits; BIT(64)/SET of 64 read negative
+	case rv.CanInt():
+		return signed(rv.Int())
+	case rv.CanUint():
+		return unsigned(rv.Uint())
+	case rv.CanFloat():
+		return rv.Float() // a FLOAT widened to double exactly
+	}
+	switch x := v.(type) {
 	case decimal.Decimal:
 		return Tagged{"decimal", x.StringFixed(int32(t.ColumnMeta[c] & 0xFF))}
 	case []byte:
@@ -94,7 +82,7 @@ func cellValue(t *replication.TableMapEvent, c int, v any) any {
 	case *replication.JsonDiff:
 		return Tagged{"json_diff", []any{jsonDiff(x)}}
 	}
-	return Tagged{"unmapped", v}
+	return Tagged{"unmapped", fmt.Sprintf("%T %v", v, v)}
 }
 
 // BLOB/TEXT bytes are text when valid UTF-8; GEOMETRY and VECTOR always bytes; JSON the empty
