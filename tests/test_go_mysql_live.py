@@ -194,6 +194,7 @@ def test_getevent_returns_the_error_before_events_still_queued(probe: Path, mysq
     total = len(prompt) - 1
     assert total >= 12 and prompt[-1]["left_in_queue"] == 0
     delivered, left = len(lagged) - 1, lagged[-1]["left_in_queue"]
+    print(f"GetEvent after a lag: {delivered} of {total} events, then the error; {left} left queued")
     assert delivered + left == total and left > 0, (delivered, left)
 
 
