@@ -15,9 +15,9 @@ from .corpus import Case, CorpusError, discover
 from .isolation import Limits
 from .outcomes import CaseResult
 from .plugins import launch
-from .plugins.registry import known
 from .progress import Progress
 from .reports import html, json_report, junit
+from . import selection
 from .runner import Target, run
 
 DEFAULT_RESULTS = Path(".conformance/results.jsonl")
@@ -25,21 +25,10 @@ EXIT_OK, EXIT_UNEXPECTED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
 def _targets(args: argparse.Namespace, limits: Limits) -> list[Target]:
-    targets = [Target(name, launch.python_plugin(name, limits)) for name in args.parser]
-    for cmd in args.parser_cmd:
-        t = launch.oneshot_command(cmd, limits)
-        targets.append(Target(t.hello().name, t))
-    for cmd in args.parser_stream:
-        t = launch.stream_command(cmd, limits)
-        targets.append(Target(t.hello().name, t))
-    for cmd in args.parser_persistent:
-        t = launch.persistent_command(cmd, limits)
-        hello = t.hello()
-        targets.append(Target(hello.name if hello else cmd.split()[0], t))
-    labels = [t.label for t in targets]
-    if len(set(labels)) != len(labels):
-        raise SystemExit(f"error: two parsers share a name: {labels}")
-    return targets
+    try:
+        return [spec.target(limits) for spec in selection.from_args(args, limits)]
+    except ValueError as e:
+        raise SystemExit(f"error: {e}")
 
 
 def _unavailable(target: Target) -> str | None:
@@ -87,7 +76,7 @@ def _raise_interrupt(signum, frame):  # SIGTERM ends a run like Ctrl-C: results 
 
 
 def conformance(args: argparse.Namespace) -> int:
-    if not (args.parser or args.parser_cmd or args.parser_stream or args.parser_persistent):
+    if not selection.chosen(args):
         print("error: name a parser: --parser NAME, --parser-cmd CMD, --parser-stream CMD or "
               "--parser-persistent CMD",
               file=sys.stderr)
@@ -179,25 +168,9 @@ def setup_command(args: argparse.Namespace) -> int:
     return check() if args.check else setup()
 
 
-def list_plugins(args: argparse.Namespace) -> int:
-    """Every plugin --parser can name, whether it can run here, and if not, why."""
-    rows = []
-    for name, target in sorted(known().items()):
-        t = launch.python_plugin(name, Limits())
-        try:
-            reason = _unavailable(Target(name, t))
-        finally:
-            t.close()
-        rows.append((name, "available" if reason is None else f"unavailable: {reason}", target))
-    width = max(len(r[0]) for r in rows)
-    for name, state, target in rows:
-        print(f"{name:<{width}}  {state}  ({target})")
-    return EXIT_OK
-
-
 def describe(args: argparse.Namespace) -> int:
     """Print a plugin's hello (name, version, capabilities, availability)."""
-    t = launch.python_plugin(args.name, Limits())
+    t = launch.named(args.name, Limits())
     try:
         hello = t.hello()
         if hello is None:
@@ -214,16 +187,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m harness", description="Binlog parser conformance harness")
     sub = p.add_subparsers(dest="command", required=True)
     c = sub.add_parser("conformance", help="run parsers over corpora and check every outcome")
-    c.add_argument("--parser", action="append", default=[], metavar="NAME",
-                   help="a Python plugin: built-in, entry point, or module:attribute (repeatable)")
-    c.add_argument("--parser-cmd", action="append", default=[], metavar="CMD",
-                   help="a one-shot command: `CMD FILE` prints canonical JSON lines (repeatable)")
-    c.add_argument("--parser-stream", action="append", default=[], metavar="CMD",
-                   help="a one-shot stream command: `CMD --host H --port P ... --end-position N` "
-                        "reads the case from the harness's primary and prints canonical JSON lines "
-                        "(repeatable; docs/plugin-contract.md)")
-    c.add_argument("--parser-persistent", action="append", default=[], metavar="CMD",
-                   help="a persistent command speaking the JSON-lines protocol (repeatable)")
+    selection.add_flags(c)
     c.add_argument("--corpus", action="append", default=[], metavar="DIR",
                    help="case directories or bare binlogs (repeatable; default: corpus)")
     c.add_argument("--expected-failures", metavar="FILE|DIR",
@@ -248,8 +212,6 @@ def build_parser() -> argparse.ArgumentParser:
                                       "images (the steps .ci/run takes)")
     st.add_argument("--check", action="store_true", help="only say what is missing")
     st.set_defaults(run=setup_command)
-    ls = sub.add_parser("list", help="list the parser plugins that --parser can name")
-    ls.set_defaults(run=list_plugins)
     d = sub.add_parser("describe", help="print a plugin's hello: version, capabilities, availability")
     d.add_argument("name")
     d.set_defaults(run=describe)
@@ -257,8 +219,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_fuzz_commands(sub)
     from .primary.server import add_serve_command  # issue 12: the replication primary
     add_serve_command(sub)
-    from .peers.cli import add_commands as add_peers_commands  # issue 13: Node parsers from npm
-    add_peers_commands(sub)
+    from .parsers.cli import add_commands as add_parser_commands  # peers install|status, list
+    add_parser_commands(sub)
     __import__("harness.wire_faults.cli").wire_faults.cli.add_commands(sub)  # issue 13 item 5: wire faults
     return p
 
