@@ -10,14 +10,14 @@ import sys
 from pathlib import Path
 
 from . import expected_failures as xf
+from . import gating, jobs, selection
 from . import results as results_store
 from .corpus import Case, CorpusError, discover
 from .isolation import Limits
 from .outcomes import CaseResult
+from .parsers.registry import PARSERS
 from .plugins import launch
 from .progress import Progress
-from .reports import html, json_report, junit
-from . import selection
 from .runner import Target, run
 
 DEFAULT_RESULTS = Path(".conformance/results.jsonl")
@@ -50,17 +50,6 @@ def _unavailable_reasons(targets: list[Target]) -> dict[str, str]:
     return reasons
 
 
-def _expected_path(arg: str | None, label: str, n_targets: int) -> Path | None:
-    if arg is None:
-        return None
-    p = Path(arg)
-    if p.is_dir() or arg.endswith("/"):
-        return p / f"{label}.txt"
-    if n_targets > 1:
-        raise SystemExit("error: with several parsers, --expected-failures must be a directory of <parser>.txt")
-    return p
-
-
 def _cases(corpora: list[str]) -> list[Case]:
     cases: list[Case] = []
     for c in corpora:
@@ -76,8 +65,10 @@ def _raise_interrupt(signum, frame):  # SIGTERM ends a run like Ctrl-C: results 
 
 
 def conformance(args: argparse.Namespace) -> int:
+    if args.builtin:
+        args.parser = [*args.parser, *(p.name for p in PARSERS if p.name not in args.parser)]
     if not selection.chosen(args):
-        print("error: name a parser: --parser NAME, --parser-cmd CMD, --parser-stream CMD or "
+        print("error: name a parser: --builtin, --parser NAME, --parser-cmd CMD, --parser-stream CMD or "
               "--parser-persistent CMD",
               file=sys.stderr)
         return EXIT_USAGE
@@ -87,9 +78,15 @@ def conformance(args: argparse.Namespace) -> int:
         print(f"error: {e}", file=sys.stderr)
         return EXIT_USAGE
     limits = Limits(args.timeout, args.memory_mb)
+    if args.jobs:
+        try:
+            return jobs.run(args, selection.from_args(args, limits), cases)
+        except ValueError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return EXIT_USAGE
     targets = _targets(args, limits)
     unavailable = _unavailable_reasons(targets)
-    expected_paths = {t.label: _expected_path(args.expected_failures, t.label, len(targets)) for t in targets}
+    expected_paths = {t.label: gating.expected_path(args.expected_failures, t.label, len(targets)) for t in targets}
     try:
         entries = {label: xf.load(p) for label, p in expected_paths.items()}
     except xf.ExpectedFileError as e:
@@ -116,51 +113,7 @@ def conformance(args: argparse.Namespace) -> int:
     writer.close()
     progress.finish(len(previous))
     all_results = sorted(previous + new, key=lambda r: (r.parser, r.case))
-    return _finish(args, all_results, targets, entries, expected_paths, unavailable)
-
-
-def _finish(args, all_results, targets, entries, expected_paths, unavailable) -> int:
-    by_parser = {t.label: [r for r in all_results if r.parser == t.label] for t in targets}
-    if args.fix:
-        for label, rs in by_parser.items():
-            if label in unavailable:
-                continue  # nothing is known about it here: its file stays as it is
-            path = expected_paths[label]
-            if path is None:
-                print("error: --fix needs --expected-failures", file=sys.stderr)
-                return EXIT_USAGE
-            n = xf.fix(path, rs, f"Expected conformance failures of {label}: <case id> <outcome> "
-                                 f"<message prefix>.\nRegenerate with: python -m harness conformance "
-                                 f"--parser {label} ... --fix")
-            print(f"{path}: {n} expected failures written", file=sys.stderr)
-        entries = {label: xf.load(expected_paths[label]) for label in by_parser}
-    gates = {label: xf.gate(rs, entries[label]) for label, rs in by_parser.items()}
-    if args.json:
-        json_report.write(Path(args.json), all_results, gates)
-    if args.junit:
-        junit.write(Path(args.junit), all_results, gates)
-    if args.html:
-        html.write(Path(args.html), all_results, gates)
-    ok = len(unavailable) < len(targets)
-    if not ok:
-        print("error: no parser can run here", file=sys.stderr)
-    for label, gate in gates.items():
-        if label in unavailable:
-            # Left out of the gate: its results say "unavailable", and the reason was printed
-            # with the command that provides it. --require-all (CI) makes it a failure.
-            ok = ok and not args.require_all
-            print(f"{label}: {len(by_parser[label])} cases not run here (unavailable)"
-                  + (": a failure under --require-all" if args.require_all else ""), file=sys.stderr)
-            continue
-        for r, why in gate.unexpected:
-            print(f"UNEXPECTED {label} {r.case}: {why}", file=sys.stderr)
-        for e in gate.stale:
-            print(f"STALE {label} {e.case}: expected-failure entry for a case that was not run "
-                  f"({expected_paths[label]}:{e.line})", file=sys.stderr)
-        ok = ok and gate.ok
-        print(f"{label}: {len(by_parser[label])} cases, {len(gate.expected)} expected failures, "
-              f"{len(gate.unexpected)} unexpected, {len(gate.stale)} stale", file=sys.stderr)
-    return EXIT_OK if ok else EXIT_UNEXPECTED
+    return gating.finish(args, all_results, [t.label for t in targets], entries, expected_paths, unavailable)
 
 
 def setup_command(args: argparse.Namespace) -> int:
@@ -188,6 +141,14 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
     c = sub.add_parser("conformance", help="run parsers over corpora and check every outcome")
     selection.add_flags(c)
+    c.add_argument("--builtin", action="store_true",
+                   help="every parser of the registry (python -m harness list), besides any named")
+    c.add_argument("--jobs", type=int, default=0, metavar="N",
+                   help="run each parser in a process of its own, N side by side (stream parsers wait "
+                        "on the wire: N above the core count pays); per-parser results and reports "
+                        "in --out/<parser>/, one combined report in --out")
+    c.add_argument("--out", default="build/conformance", metavar="DIR",
+                   help="with --jobs: where the per-parser and combined reports go (default build/conformance)")
     c.add_argument("--corpus", action="append", default=[], metavar="DIR",
                    help="case directories or bare binlogs (repeatable; default: corpus)")
     c.add_argument("--expected-failures", metavar="FILE|DIR",

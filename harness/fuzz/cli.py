@@ -229,12 +229,17 @@ def _atheris(args: argparse.Namespace) -> dict[str, Any]:
                           f"{gained if gained is not None else '?'} new), {s.get('new_units') or 0} new units"}
 
 
+# The package a Python library of the registry decodes in (its PyPI name -> its import name).
+DECODING_PACKAGE = {"mysql-replication": "pymysqlreplication"}
+
+
 def _instrumented(parser: str | None) -> tuple[str, ...]:
     """Coverage comes from the Python code that decodes: the oracle always (a differential run
     and the oracle plugin use it), and the plugin's own library when it is Python."""
-    extra = {"python-mysql-replication-file": ("pymysqlreplication",),
-             "python-mysql-replication": ("pymysqlreplication",)}
-    return ("oracle", *extra.get(parser or "", ()))
+    from harness.parsers.registry import BY_NAME
+    entry = BY_NAME.get(parser or "")
+    own = DECODING_PACKAGE.get(entry.library) if entry is not None and entry.in_process else None
+    return ("oracle", *((own,) if own else ()))
 
 
 ENGINE_RUNNERS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
