@@ -141,8 +141,11 @@ def run(args: argparse.Namespace, specs: list[ParserSpec], cases: list[Case]) ->
     for label, why in unavailable.items():
         _say(f"unavailable: {label}: {why}")
     status = gating.finish(combined, all_results, labels, entries, expected_paths, unavailable)
-    failed = [j.spec.label for j in jobs if j.status != 0]
+    # A child's own verdict is the gate's above (1: unexpected or unavailable); any other exit,
+    # or a parser with fewer results than cases, is a run that broke: its log says how.
+    broken = [j.spec.label for j in jobs if j.status not in (gating.EXIT_OK, gating.EXIT_UNEXPECTED)
+              or sum(r.parser == j.spec.label for r in all_results) < len(cases)]
     _say(f"{len(jobs)} parsers in {time.monotonic() - start:.0f}s"
-         + (f"; failed: {', '.join(failed)} (their {LOG} in {out}/<parser>/)" if failed else "")
+         + (f"; broken: {', '.join(broken)} (their {LOG} in {out}/<parser>/)" if broken else "")
          + f"; combined report: {out / 'report.html'}")
-    return status if not failed else max(status, gating.EXIT_UNEXPECTED)
+    return gating.EXIT_UNEXPECTED if broken else status

@@ -99,8 +99,13 @@ def run(args: argparse.Namespace) -> int:
     if args.differential and not args.parser:
         print("error: --differential compares a --parser with the oracle: name one", file=sys.stderr)
         return EXIT_USAGE
+    from .testee_target import ParserUnavailable
     started = time.monotonic()
-    summary = ENGINE_RUNNERS[engine](args)
+    try:
+        summary = ENGINE_RUNNERS[engine](args)
+    except ParserUnavailable as e:  # not built, a tool missing: said with the command that provides it
+        print(f"error: {e}", file=sys.stderr)
+        return EXIT_USAGE
     summary.setdefault("elapsed_s", round(time.monotonic() - started, 1))
     from .testee_target import transport_of
     summary.setdefault("transport", transport_of(args.parser))

@@ -26,7 +26,7 @@ def _plugin_parse(spec: str) -> tuple[Parse, Any]:
     plugin = load(spec)
     reason = plugin.unavailable_reason()
     if reason:
-        raise RuntimeError(f"parser {spec} is unavailable here: {reason}")
+        raise testee_target.ParserUnavailable(f"parser {spec} is unavailable here: {reason}")
     if getattr(plugin, "transport", "file") == stream_target.STREAM:  # served by the primary
         return stream_target.plugin_parse(plugin), plugin
     return testee_target.through_file(lambda path: plugin_outcome(plugin.parse, path)), plugin

@@ -20,6 +20,11 @@ COMMAND_PREFIX = "stream-cmd:"  # a fuzz --parser spec naming a one-shot stream 
 BACKSTOP_TIMEOUT, MEMORY_MB = 600.0, 4096
 
 
+class ParserUnavailable(RuntimeError):
+    """The parser cannot run here (not built, a tool missing, did not start): the message says
+    why, ending with the command that provides it."""
+
+
 class TesteeCrash(Exception):
     """The testee died, hung past its backstop, or broke the contract."""
 
@@ -73,9 +78,9 @@ def testee_parse(make: Callable[[], Any], what: str) -> tuple[Parse, Any]:
     hello = testees.get().hello()
     if hello is None:
         failure = testees.get().start_failure()
-        raise RuntimeError(f"parser {what} did not start: {failure.detail if failure else 'no hello'}")
+        raise ParserUnavailable(f"parser {what} did not start: {failure.detail if failure else 'no hello'}")
     if hello.unavailable:
-        raise RuntimeError(f"parser {what} is unavailable here: {hello.unavailable}")
+        raise ParserUnavailable(f"parser {what} is unavailable here: {hello.unavailable}")
     if hello.transport == STREAM:
         return serving_parse(lambda source: outcome_of(testees.get().parse(SERVED_NAME, source), what),
                              hello.capabilities), hello
