@@ -19,7 +19,8 @@ from . import expected_failures as xf
 from . import gating, results
 from .corpus import Case
 from .outcomes import Outcome
-from .selection import FLAGS, ParserSpec
+from .parsers.registry import BY_NAME, STREAM
+from .selection import FLAGS, PLUGIN, ParserSpec
 
 PROGRESS_EVERY = 30.0
 RESULTS, LOG = "results.jsonl", "log.txt"
@@ -110,6 +111,12 @@ def _stop(jobs: list[Job]) -> None:
             job.proc.wait()
 
 
+def _waits_on_the_wire(spec: ParserSpec) -> bool:
+    """Stream parsers of the registry start first: they take longest (idle timers, the wire)."""
+    entry = BY_NAME.get(spec.spec) if spec.kind == PLUGIN else None
+    return entry is not None and entry.transport == STREAM
+
+
 def _unavailable(rs: list) -> str | None:
     """A parser none of whose cases could run: why (its results say it)."""
     if rs and all(r.outcome is Outcome.UNAVAILABLE for r in rs):
@@ -120,7 +127,7 @@ def _unavailable(rs: list) -> str | None:
 def run(args: argparse.Namespace, specs: list[ParserSpec], cases: list[Case]) -> int:
     """Run the jobs, then gate and report all parsers together."""
     out = Path(args.out)
-    jobs = [Job(spec, out / spec.label) for spec in specs]
+    jobs = [Job(spec, out / spec.label) for spec in sorted(specs, key=_waits_on_the_wire, reverse=True)]
     start = time.monotonic()
     _say(f"{len(jobs)} parsers x {len(cases)} cases, {args.jobs} side by side; per-parser output in {out}/<parser>/")
     try:
