@@ -18,7 +18,7 @@ from typing import IO
 from . import expected_failures as xf
 from . import gating, results
 from .corpus import Case
-from .outcomes import Outcome
+from .outcomes import CaseResult, Outcome
 from .parsers.registry import BY_NAME, STREAM
 from .selection import FLAGS, PLUGIN, ParserSpec
 
@@ -117,7 +117,7 @@ def _waits_on_the_wire(spec: ParserSpec) -> bool:
     return entry is not None and entry.transport == STREAM
 
 
-def _unavailable(rs: list) -> str | None:
+def _unavailable(rs: list[CaseResult]) -> str | None:
     """A parser none of whose cases could run: why (its results say it)."""
     if rs and all(r.outcome is Outcome.UNAVAILABLE for r in rs):
         return rs[0].message or "unavailable"
@@ -140,7 +140,11 @@ def run(args: argparse.Namespace, specs: list[ParserSpec], cases: list[Case]) ->
     all_results = sorted((r for j in jobs for r in results.load(j.out / RESULTS)),
                          key=lambda r: (r.parser, r.case))
     expected_paths = {label: gating.expected_path(args.expected_failures, label, len(labels)) for label in labels}
-    entries = {label: xf.load(p) for label, p in expected_paths.items()}
+    try:
+        entries = {label: xf.load(p) for label, p in expected_paths.items()}
+    except xf.ExpectedFileError as e:
+        _say(f"error: {e}")
+        return gating.EXIT_USAGE
     unavailable = {label: why for label in labels
                    if (why := _unavailable([r for r in all_results if r.parser == label])) is not None}
     combined = argparse.Namespace(**{**vars(args), "fix": False, "json": str(out / "report.json"),
