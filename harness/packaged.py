@@ -3,7 +3,7 @@ wheel carries (the package `binlog_conformance_corpus`, which is corpus/ itself)
 `binlog-conformance run --parser-cmd ./my-parser` gates with no --corpus from any directory."""
 from __future__ import annotations
 
-from importlib import resources
+import importlib.util
 from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -16,10 +16,9 @@ def corpus_dir() -> Path:
     checkout = PROJECT_ROOT / "corpus"
     if checkout.is_dir():
         return checkout
-    try:
-        return Path(str(resources.files(DATA_PACKAGE)))
-    except ModuleNotFoundError:
-        return checkout
+    spec = importlib.util.find_spec(DATA_PACKAGE)  # a namespace package: corpus/ has no __init__.py
+    locations = list(spec.submodule_search_locations or []) if spec else []
+    return Path(locations[0]) if locations else checkout
 
 
 def expected_failures_dir() -> Path:
