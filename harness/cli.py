@@ -8,8 +8,10 @@ import json
 import signal
 import sys
 from pathlib import Path
+from typing import Callable
 
 from . import expected_failures as xf
+from . import packaged
 from . import results as results_store
 from .corpus import Case, CorpusError, discover
 from .isolation import Limits
@@ -93,7 +95,7 @@ def conformance(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return EXIT_USAGE
     try:
-        cases = _cases(args.corpus or ["corpus"])
+        cases = _cases(args.corpus or [str(packaged.corpus_dir())])
     except CorpusError as e:
         print(f"error: {e}", file=sys.stderr)
         return EXIT_USAGE
@@ -210,10 +212,14 @@ def describe(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m harness", description="Binlog parser conformance harness")
+def build_parser(prog: str = "python -m harness",
+                 more_commands: Callable[[argparse._SubParsersAction], None] | None = None
+                 ) -> argparse.ArgumentParser:
+    """The harness's commands; `more_commands` adds others to the same level (the
+    binlog-conformance command adds the oracle's: harness/console.py)."""
+    p = argparse.ArgumentParser(prog=prog, description="Binlog parser conformance harness")
     sub = p.add_subparsers(dest="command", required=True)
-    c = sub.add_parser("conformance", help="run parsers over corpora and check every outcome")
+    c = sub.add_parser("conformance", aliases=["run"], help="run parsers over corpora and check every outcome")
     c.add_argument("--parser", action="append", default=[], metavar="NAME",
                    help="a Python plugin: built-in, entry point, or module:attribute (repeatable)")
     c.add_argument("--parser-cmd", action="append", default=[], metavar="CMD",
@@ -225,7 +231,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--parser-persistent", action="append", default=[], metavar="CMD",
                    help="a persistent command speaking the JSON-lines protocol (repeatable)")
     c.add_argument("--corpus", action="append", default=[], metavar="DIR",
-                   help="case directories or bare binlogs (repeatable; default: corpus)")
+                   help="case directories or bare binlogs (repeatable; default: the checkout's "
+                        "corpus/, or the corpus the installed package carries)")
     c.add_argument("--expected-failures", metavar="FILE|DIR",
                    help="expected failures: a file, or a directory holding <parser>.txt")
     c.add_argument("--results", default=str(DEFAULT_RESULTS), metavar="FILE",
@@ -260,6 +267,8 @@ def build_parser() -> argparse.ArgumentParser:
     from .peers.cli import add_commands as add_peers_commands  # issue 13: Node parsers from npm
     add_peers_commands(sub)
     __import__("harness.wire_faults.cli").wire_faults.cli.add_commands(sub)  # issue 13 item 5: wire faults
+    if more_commands is not None:
+        more_commands(sub)
     return p
 
 
