@@ -8,9 +8,10 @@ import json
 import signal
 import sys
 from pathlib import Path
+from typing import Callable
 
 from . import expected_failures as xf
-from . import gating, jobs, selection
+from . import gating, jobs, packaged, selection
 from . import results as results_store
 from .corpus import Case, CorpusError, discover
 from .isolation import Limits
@@ -73,7 +74,7 @@ def conformance(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return EXIT_USAGE
     try:
-        cases = _cases(args.corpus or ["corpus"])
+        cases = _cases(args.corpus or [str(packaged.corpus_dir())])
     except CorpusError as e:
         print(f"error: {e}", file=sys.stderr)
         return EXIT_USAGE
@@ -136,10 +137,14 @@ def describe(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m harness", description="Binlog parser conformance harness")
+def build_parser(prog: str = "python -m harness",
+                 more_commands: Callable[[argparse._SubParsersAction], None] | None = None
+                 ) -> argparse.ArgumentParser:
+    """The harness's commands; `more_commands` adds others to the same level (the
+    binlog-conformance command adds the oracle's: harness/console.py)."""
+    p = argparse.ArgumentParser(prog=prog, description="Binlog parser conformance harness")
     sub = p.add_subparsers(dest="command", required=True)
-    c = sub.add_parser("conformance", help="run parsers over corpora and check every outcome")
+    c = sub.add_parser("conformance", aliases=["run"], help="run parsers over corpora and check every outcome")
     selection.add_flags(c)
     c.add_argument("--builtin", action="store_true",
                    help="every parser of the registry (python -m harness list), besides any named")
@@ -150,7 +155,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--out", default="build/conformance", metavar="DIR",
                    help="with --jobs: where the per-parser and combined reports go (default build/conformance)")
     c.add_argument("--corpus", action="append", default=[], metavar="DIR",
-                   help="case directories or bare binlogs (repeatable; default: corpus)")
+                   help="case directories or bare binlogs (repeatable; default: the checkout's "
+                        "corpus/, or the corpus the installed package carries)")
     c.add_argument("--expected-failures", metavar="FILE|DIR",
                    help="expected failures: a file, or a directory holding <parser>.txt")
     c.add_argument("--results", default=str(DEFAULT_RESULTS), metavar="FILE",
@@ -183,6 +189,8 @@ def build_parser() -> argparse.ArgumentParser:
     from .parsers.cli import add_commands as add_parser_commands  # peers install|status, list
     add_parser_commands(sub)
     __import__("harness.wire_faults.cli").wire_faults.cli.add_commands(sub)  # issue 13 item 5: wire faults
+    if more_commands is not None:
+        more_commands(sub)
     return p
 
 

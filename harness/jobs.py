@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import IO
 
 from . import expected_failures as xf
-from . import gating, results
+from . import gating, packaged, results
 from .corpus import Case
 from .outcomes import CaseResult, Outcome
 from .parsers.registry import BY_NAME, STREAM
@@ -51,7 +51,7 @@ def _child_argv(args: argparse.Namespace, job: Job) -> list[str]:
             "--results", str(job.out / RESULTS), "--json", str(job.out / "report.json"),
             "--junit", str(job.out / "junit.xml"), "--html", str(job.out / "report.html"),
             "--timeout", str(args.timeout), "--memory-mb", str(args.memory_mb)]
-    for corpus in args.corpus or ["corpus"]:
+    for corpus in args.corpus or [str(packaged.corpus_dir())]:
         argv += ["--corpus", corpus]
     if args.expected_failures:
         argv += ["--expected-failures", args.expected_failures]
