@@ -32,7 +32,7 @@ def packages() -> list[str]:
 # the findings' reproducers), so that an installed wheel gates a parser with no checkout.
 PACKAGE_DATA = {
     "oracle": ["schema/*.json"],
-    "harness": ["expected/*.txt", "parsers/**/*", "peers/**/*"],
+    "harness": ["expected/*.txt", "parsers/**/*"],
     "generators": ["scenarios/*"],
     CORPUS_PACKAGE: ["**/*"],
 }
