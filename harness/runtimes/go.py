@@ -7,11 +7,13 @@ The binary stays in the cache (never in the repository); the adapter's argv is j
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from .base import Runtime, Say, cache_root, run_logged
 
 BINARY = "adapter"
+ADAPTER = "main.go"
 
 
 def go_environment() -> dict[str, str]:
@@ -28,6 +30,7 @@ class GoRuntime(Runtime):
     name = "go"
     tools = ("go",)
     provide_tools = "export PATH=$PATH:/usr/local/go/bin (Go 1.25 or newer; Debian's golang-go is older)"
+    required_files = ("go.mod", "go.sum", ADAPTER)
 
     def _build(self, work: Path, say: Say) -> None:
         env = go_environment()
@@ -36,6 +39,15 @@ class GoRuntime(Runtime):
 
     def command(self, built: Path) -> list[str]:
         return [str(built / BINARY)]
+
+    def pinned_version(self, folder: Path, library: str) -> str | None:
+        """The version go.mod requires of the library's module (go.sum pins its hash)."""
+        try:
+            text = (folder / "go.mod").read_text()
+        except OSError:
+            return None
+        found = re.search(rf"^\s*(?:require\s+)?{re.escape(library)}\s+v(\S+)", text, re.MULTILINE)
+        return found.group(1) if found else None
 
 
 RUNTIME = GoRuntime()
