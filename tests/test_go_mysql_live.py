@@ -6,7 +6,6 @@ docs/findings.md ("go-mysql") has the bug reports."""
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +16,7 @@ import pytest
 from generators.profiles import LOCAL_PROFILES
 from generators.server import Server, running_server
 from harness.runtimes.base import PARSERS_DIR
-from harness.runtimes.go import go_environment
+from harness.runtimes.go import RUNTIME, go_binary, go_environment
 from oracle.decoder import decode_file
 
 from .server_fixtures import missing, require_image
@@ -34,10 +33,11 @@ TRANSACTION_PAYLOAD, QUERY = 40, 2
 @pytest.fixture(scope="module")
 def probe(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The probe, built from the parser folder's own go.mod/go.sum (the cache's module copy)."""
-    if shutil.which("go") is None:
-        missing("go not on PATH (export PATH=$PATH:/usr/local/go/bin)")
+    reason = RUNTIME.missing_tool()
+    if reason:
+        missing(reason)
     out = tmp_path_factory.mktemp("probe") / "probe"
-    subprocess.run(["go", "build", "-o", str(out), "./probe"], cwd=PARSERS_DIR / "go-mysql",
+    subprocess.run([go_binary() or "go", "build", "-o", str(out), "./probe"], cwd=PARSERS_DIR / "go-mysql",
                    env=go_environment(), check=True, capture_output=True, timeout=900)
     return out
 
