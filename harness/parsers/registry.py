@@ -49,6 +49,8 @@ PARSERS: tuple[BuiltinParser, ...] = (
     BuiltinParser("go-mysql-js", "JavaScript", "go-mysql-js", STREAM, "node", "go-mysql-js"),
     BuiltinParser("go-mysql-binlog-node", "JavaScript", "@solashi/go-mysql-binlog-node", STREAM, "node",
                   "go-mysql-binlog-node"),
+    BuiltinParser("go-mysql", "Go", "github.com/go-mysql-org/go-mysql", STREAM, "go", "go-mysql"),
+    BuiltinParser("go-mysql-file", "Go", "github.com/go-mysql-org/go-mysql", FILE, "go", "go-mysql"),
 )
 
 BY_NAME: dict[str, BuiltinParser] = {p.name: p for p in PARSERS}
