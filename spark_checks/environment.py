@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import importlib.metadata
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -41,7 +42,7 @@ class Contents:
     """What an archive holds, written beside it as ARCHIVE.json."""
 
     key: str  # digest of the inputs: sources, requirements, interpreter
-    python: str  # the base interpreter bin/python links to
+    python: str  # the base interpreter bin/python links to (the workers need it at that path)
     requirements: list[str]  # beyond the project itself
     installed: dict[str, str]  # every distribution in the environment: name -> version
     bytes: int
@@ -118,6 +119,7 @@ def build(parsers: Iterable[str] | None = None, out: Path = DEFAULT_ARCHIVE, for
     key = _key(requirements, constraints)
     current = contents_of(out)
     if not force and out.exists() and current is not None and current.key == key:
+        _say(f"{out} is current ({current.bytes / 2**20:.1f} MiB)")
         return out
     out.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="spark-env-", dir=out.parent) as tmp:
@@ -132,12 +134,13 @@ def build(parsers: Iterable[str] | None = None, out: Path = DEFAULT_ARCHIVE, for
         subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet",
                         "--disable-pip-version-check", "--no-warn-script-location",
                         "-c", str(work / "constraints.txt"), str(source), *requirements], check=True)
-        installed = _installed(python)
+        installed, base = _installed(python), os.readlink(python)
         _say(f"packing {len(installed)} distributions with venv-pack")
         packed = work / "env.tar.gz"
         venv_pack.pack(prefix=str(env), output=str(packed), format="tar.gz")
+        packed.chmod(0o644)
         packed.replace(out)
-    contents = Contents(key, _base_python(), requirements, installed, out.stat().st_size)
+    contents = Contents(key, base, requirements, installed, out.stat().st_size)
     out.with_name(out.name + ".json").write_text(json.dumps(asdict(contents), indent=1) + "\n")
     _say(f"{out} ({contents.bytes / 2**20:.1f} MiB)")
     return out
