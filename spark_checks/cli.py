@@ -11,6 +11,7 @@ from pathlib import Path
 from harness.corpus import CorpusError
 
 from . import job, parsers, regression, report, session
+from .environment import PackingFailed
 from .inputs import DEFAULT_INLINE_MAX
 
 EXIT_OK, EXIT_REGRESSED, EXIT_USAGE = 0, 1, 2
@@ -68,7 +69,11 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return EXIT_USAGE
-    spark = session.get(args.master, quiet=args.quiet, parsers=args.parser)
+    try:
+        spark = session.get(args.master, quiet=args.quiet, parsers=args.parser)
+    except PackingFailed as e:
+        print(f"error: the executors' Python environment: {e}", file=sys.stderr)
+        return EXIT_USAGE
     try:
         info = job.run(spark, s)
     except (CorpusError, ValueError) as e:
@@ -96,7 +101,11 @@ def package(args: argparse.Namespace) -> int:
     from . import environment
     from .packaging import build_zip
     print(build_zip(Path(args.out)))
-    archive = environment.build(args.parser or None, Path(args.env_out), force=args.force)
+    try:
+        archive = environment.build(args.parser or None, Path(args.env_out), force=args.force)
+    except PackingFailed as e:
+        print(f"error: {e}", file=sys.stderr)
+        return EXIT_USAGE
     held = environment.contents_of(archive)
     print(f"{archive} ({held.bytes / 2**20:.1f} MiB: {PROJECT_HELD} and "
           f"{', '.join(f'{n} {v}' for n, v in held.installed.items() if n != environment.PROJECT_NAME)}; "

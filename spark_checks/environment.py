@@ -37,6 +37,10 @@ _SOURCE_FILES = ("pyproject.toml", "setup.py", "README.md")
 _SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", "*.so", ".pytest_cache")
 
 
+class PackingFailed(Exception):
+    """The archive could not be built (venv-pack missing, pip failed); the message says why."""
+
+
 @dataclass(frozen=True)
 class Contents:
     """What an archive holds, written beside it as ARCHIVE.json."""
@@ -112,8 +116,10 @@ def _say(message: str) -> None:
 def build(parsers: Iterable[str] | None = None, out: Path = DEFAULT_ARCHIVE, force: bool = False) -> Path:
     """The archive for `parsers` (their libraries, see parser_libraries), built unless the one at
     `out` was built from the same inputs."""
-    import venv_pack  # the spark extra pins it
-
+    try:
+        import venv_pack  # the spark extra pins it
+    except ImportError:
+        raise PackingFailed("venv-pack is not installed (pip install -e '.[spark]')") from None
     requirements = parser_libraries(parsers)
     constraints = _driver_constraints()
     key = _key(requirements, constraints)
@@ -131,9 +137,12 @@ def build(parsers: Iterable[str] | None = None, out: Path = DEFAULT_ARCHIVE, for
         (work / "constraints.txt").write_text(constraints)
         python = env / "bin" / "python"
         _say("pip install (the driver's versions as constraints)")
-        subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet",
-                        "--disable-pip-version-check", "--no-warn-script-location",
-                        "-c", str(work / "constraints.txt"), str(source), *requirements], check=True)
+        pip = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet",
+                              "--disable-pip-version-check", "--no-warn-script-location",
+                              "-c", str(work / "constraints.txt"), str(source), *requirements])
+        if pip.returncode:
+            raise PackingFailed(f"pip install into the environment failed (exit {pip.returncode}; "
+                                    "its output is above)")
         installed, base = _installed(python), os.readlink(python)
         _say(f"packing {len(installed)} distributions with venv-pack")
         packed = work / "env.tar.gz"

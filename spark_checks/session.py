@@ -43,6 +43,8 @@ def _loopback_environment() -> None:
 def _local_environment() -> None:
     """Python workers inherit the driver's environment on a local master: same interpreter, and
     the source tree importable (the harness worker subprocess needs it too)."""
+    if os.environ.get("PYSPARK_PYTHON") == environment.EXECUTOR_PYTHON:  # a cluster session's, earlier
+        del os.environ["PYSPARK_PYTHON"]
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     paths = os.environ.get("PYTHONPATH", "").split(os.pathsep)

@@ -101,9 +101,11 @@ def runs(tmp_path_factory):
                                  capture_output=True, text=True, timeout=600)
         _check(control)
         found["default_python"] = json.loads(control.stdout.strip().splitlines()[-1])
-        _check(subprocess.run([sys.executable, "-m", "spark_checks", *_run_args(corpus, outs["run-master"]),
-                               "--master", cluster.master_url],
-                              cwd=PROJECT, env=_driver_env(), capture_output=True, text=True, timeout=900))
+        run_master = subprocess.run([sys.executable, "-m", "spark_checks", *_run_args(corpus, outs["run-master"]),
+                                     "--master", cluster.master_url],
+                                    cwd=PROJECT, env=_driver_env(), capture_output=True, text=True, timeout=900)
+        _check(run_master)
+        found["run_master_stderr"] = run_master.stderr
         submit_env = {**_driver_env(), "SPARK_LOCAL_IP": "127.0.0.1", "PYSPARK_DRIVER_PYTHON": sys.executable,
                       "PYSPARK_PYTHON": environment.EXECUTOR_PYTHON}
         _check(subprocess.run([str(spark_home() / "bin" / "spark-submit"), "--master", cluster.master_url,
@@ -149,6 +151,15 @@ def test_each_executor_ran_from_the_shipped_environment(runs):
     assert all((d / "environment" / "pyvenv.cfg").is_file() for d in unpacked)
     held = environment.contents_of(runs["archive"])
     assert {"binlog-conformance", "zstandard", "mysql-replication"} <= set(held.installed)
+    # `run --master` shipped the archive `package` had built for the same parsers, not a new one.
+    assert f"spark environment: {runs['archive']} is current" in runs["run_master_stderr"]
+
+
+def test_the_archive_holds_the_libraries_of_the_named_parsers():
+    assert environment.parser_libraries(["oracle"]) == []
+    assert environment.parser_libraries(["oracle", "python-mysql-replication-file"]) == ["mysql-replication"]
+    assert environment.parser_libraries(["python-mysql-replication", "mypkg.mod:Parser"]) == ["mysql-replication"]
+    assert "mysql-replication" in environment.parser_libraries()  # package's default: every built-in's
 
 
 def test_the_cluster_listens_on_the_loopback_only(runs):
