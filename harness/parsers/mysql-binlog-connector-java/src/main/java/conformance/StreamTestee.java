@@ -15,7 +15,8 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /** BinaryLogClient against the harness's primary, configured as Debezium and Maxwell run it
  * (docs/findings.md): a replica server id of its own, file/position start, blocking dump, SSL
- * off (loopback), no keep-alive thread (it would reconnect when the range is done), the
+ * off (loopback), no keep-alive thread (it would reconnect when the range is done), MariaDB's
+ * Annotate_rows asked for, the
  * Library.deserializer. One client per request: it stops once it has reported the event that
  * ends at end_position of end_file, and is disconnected before the reply. */
 final class StreamTestee implements BinaryLogClient.EventListener, BinaryLogClient.LifecycleListener {
@@ -28,7 +29,7 @@ final class StreamTestee implements BinaryLogClient.EventListener, BinaryLogClie
     private String file;
     private long end;            // where the last reported event ended
     private volatile Exception failure;
-    private volatile boolean finished;
+    private boolean finished;    // the end was reported, or the request is over: later events are not
 
     private StreamTestee(Map<String, Object> source) {
         this.source = source;
@@ -53,6 +54,7 @@ final class StreamTestee implements BinaryLogClient.EventListener, BinaryLogClie
         client.setBinlogPosition(end);
         client.setSSLMode(SSLMode.DISABLED);
         client.setKeepAlive(false);
+        client.setUseSendAnnotateRowsEvent(true); // Maxwell always, Debezium's MariaDB connector with include.query
         client.setBlocking(number("end_position") != 0); // an unknown end: let the primary end the dump
         client.setEventDeserializer(Library.deserializer());
         client.registerEventListener(this);
@@ -69,7 +71,9 @@ final class StreamTestee implements BinaryLogClient.EventListener, BinaryLogClie
         reader.setDaemon(true);
         reader.start();
         done.await();
-        finished = true;
+        synchronized (this) {
+            finished = true;
+        }
         try {
             client.disconnect();
         } catch (Exception e) {
@@ -101,6 +105,7 @@ final class StreamTestee implements BinaryLogClient.EventListener, BinaryLogClie
         events.add(e);
         end = position + h.getEventLength();
         if (reachedEnd()) {
+            finished = true;
             done.countDown();
         } else if (type == EventType.ROTATE && event.getData() != null) {
             file = ((RotateEventData) event.getData()).getBinlogFilename();
