@@ -31,7 +31,7 @@ class JvmRuntime(Runtime):
         found: list[Path] = []
         for root, _dirs, files in os.walk(folder, followlinks=True):
             found.extend(Path(root) / f for f in files)
-        return sorted(p for p in found if p.name not in ("target",))
+        return sorted(found)
 
     def _build(self, work: Path, say: Say) -> None:
         maven = ["mvn", "-B", "--no-transfer-progress", f"-Dmaven.repo.local={maven_repository()}"]

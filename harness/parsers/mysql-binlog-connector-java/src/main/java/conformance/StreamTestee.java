@@ -28,7 +28,7 @@ final class StreamTestee implements BinaryLogClient.EventListener, BinaryLogClie
     private final CountDownLatch done = new CountDownLatch(1);
     private String file;
     private long end;            // where the last reported event ended
-    private volatile Exception failure;
+    private Exception failure;
     private boolean finished;    // the end was reported, or the request is over: later events are not
 
     private StreamTestee(Map<String, Object> source) {
@@ -63,7 +63,7 @@ final class StreamTestee implements BinaryLogClient.EventListener, BinaryLogClie
             try {
                 client.connect();
             } catch (Exception e) {
-                if (failure == null) failure = e;
+                fail(e);
             } finally {
                 done.countDown();
             }
@@ -82,7 +82,7 @@ final class StreamTestee implements BinaryLogClient.EventListener, BinaryLogClie
         reader.join(10_000);
         if (reader.isAlive()) System.err.println("the client's thread is still alive after disconnect()");
         synchronized (this) {
-            if (failure != null && !reachedEnd()) throw new Rejection(failure, end, new ArrayList<>(events));
+            if (failure != null) throw new Rejection(failure, end, new ArrayList<>(events));
             return new ArrayList<>(events);
         }
     }
@@ -112,8 +112,12 @@ final class StreamTestee implements BinaryLogClient.EventListener, BinaryLogClie
         }
     }
 
-    private void fail(Exception e) {
-        if (failure == null) failure = e;
+    /** The library's error path (its LifecycleListener): the first failure ends the request,
+     * reported with the events before it; in blocking mode the client would go on past it. */
+    private synchronized void fail(Exception e) {
+        if (finished) return;
+        failure = e;
+        finished = true;
         done.countDown();
     }
 
