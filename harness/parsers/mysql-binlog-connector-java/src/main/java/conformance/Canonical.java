@@ -52,7 +52,24 @@ final class Canonical {
         out.put("flags", body("value", h.getFlags()));
         EventData d = e.getData();
         var mapper = bodies.get(h.getEventType());
-        out.put("body", d != null && mapper != null ? mapper.apply(this, unwrap(d)) : new LinkedHashMap<>());
+        if (d instanceof TransactionPayloadEventData) {
+            out.put("body", body("events", nested(position + h.getEventLength(), h.getNextPosition(),
+                (TransactionPayloadEventData) d)));
+        } else {
+            out.put("body", d != null && mapper != null ? mapper.apply(this, unwrap(d)) : new LinkedHashMap<>());
+        }
+        return out;
+    }
+
+    /** The events the library decompressed from a Transaction_payload, placed as mysqlbinlog
+     * prints them (docs/canonical-model.md): at the end of the payload event, with its log_pos. */
+    private List<Object> nested(long position, long nextPosition, TransactionPayloadEventData d) {
+        List<Object> out = new ArrayList<>();
+        for (Event inner : d.getUncompressedEvents()) {
+            Map<String, Object> e = event(position, inner);
+            e.put("next_position", nextPosition);
+            out.add(e);
+        }
         return out;
     }
 

@@ -32,6 +32,7 @@ final class Capabilities {
                 "WRITE_ROWS_EVENT_V1", "UPDATE_ROWS_EVENT_V1", "DELETE_ROWS_EVENT_V1")) {
             bodies.put(t, ROWS);
         }
+        bodies.put("TRANSACTION_PAYLOAD_EVENT", List.of("events"));
         bodies.put("*", List.of());
         Map<String, Object> c = new LinkedHashMap<>();
         c.put("header", List.of("position", "event_size", "next_position", "type_code", "server_id",
