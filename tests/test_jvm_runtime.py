@@ -43,6 +43,13 @@ def test_every_maven_version_is_exact(folder):
         assert re.fullmatch(r"\d+(\.\d+)*(-\d+)?", v), f"{folder.name}: version {v!r} is not exact"
 
 
+def test_pinned_library_versions():
+    assert RUNTIME.pinned_version(DEBEZIUM, "io.debezium:mysql-binlog-connector-java") == "0.41.0"
+    assert RUNTIME.pinned_version(ZENDESK, "com.zendesk:mysql-binlog-connector-java") == "0.30.1"
+    assert RUNTIME.pinned_version(DEBEZIUM, "com.zendesk:mysql-binlog-connector-java") is None
+    assert all((folder / f).is_file() for folder in (DEBEZIUM, ZENDESK) for f in RUNTIME.required_files)
+
+
 def test_builds_go_to_the_cache():
     assert RUNTIME.build_dir(DEBEZIUM).is_relative_to(cache_root())
     assert maven_repository().is_relative_to(cache_root())
@@ -71,7 +78,7 @@ def test_file_testee_reports_the_corpus_as_the_oracle(debezium_adapter, tmp_path
                           capture_output=True, text=True, timeout=120)
     hello, first, second = (json.loads(line) for line in proc.stdout.splitlines())
     assert hello["name"] == "mysql-binlog-connector-java-file" and hello["transport"] == "file"
-    assert hello["version"] == "0.41.0"
+    assert hello["version"] == RUNTIME.pinned_version(DEBEZIUM, "io.debezium:mysql-binlog-connector-java")
     caps = Capabilities.from_json(hello["capabilities"])
     expected = [e.to_json() for e in decode_file(good)]
     assert first["type"] == "events" and len(first["events"]) == len(expected) > 20

@@ -8,11 +8,14 @@ the digest and the copy follow it."""
 from __future__ import annotations
 
 import os
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from .base import Runtime, Say, cache_root, run_logged
 
 MAIN_CLASS = "conformance.Main"
+ADAPTER = "src/main/java/conformance/Main.java"
+POM_NS = {"m": "http://maven.apache.org/POM/4.0.0"}
 LIB_DIR = "lib"
 JVM_OPTIONS = ("-Xmx512m", "-XX:+UseSerialGC", "-Xss4m", "-Dfile.encoding=UTF-8", "-Duser.timezone=UTC")
 
@@ -24,7 +27,8 @@ def maven_repository() -> Path:
 class JvmRuntime(Runtime):
     name = "jvm"
     tools = ("java", "mvn")
-    provide_tools = "apt-get install -y openjdk-17-jdk-headless maven"
+    provide_tools = "apt-get install -y default-jdk-headless maven"
+    required_files = ("pom.xml", ADAPTER)  # pom.xml is manifest and lock: every version exact
 
     def inputs(self, folder: Path) -> list[Path]:
         """Every file under the folder, through symlinked directories (a shared `src`)."""
@@ -32,6 +36,24 @@ class JvmRuntime(Runtime):
         for root, _dirs, files in os.walk(folder, followlinks=True):
             found.extend(Path(root) / f for f in files)
         return sorted(found)
+
+    def pinned_version(self, folder: Path, library: str) -> str | None:
+        """The version pom.xml pins for `library` ("groupId:artifactId"), ${properties} resolved."""
+        try:
+            pom = ET.parse(folder / "pom.xml").getroot()
+        except (OSError, ET.ParseError):
+            return None
+        properties = {p.tag.split("}")[1]: (p.text or "") for p in pom.findall("m:properties/*", POM_NS)}
+
+        def resolved(text: str | None) -> str:
+            text = text or ""
+            return properties.get(text[2:-1], text) if text.startswith("${") else text
+
+        for dep in pom.findall("m:dependencies/m:dependency", POM_NS):
+            coordinates = f"{resolved(dep.findtext('m:groupId', None, POM_NS))}:{dep.findtext('m:artifactId', None, POM_NS)}"
+            if coordinates == library:
+                return resolved(dep.findtext("m:version", None, POM_NS))
+        return None
 
     def _build(self, work: Path, say: Say) -> None:
         maven = ["mvn", "-B", "--no-transfer-progress", f"-Dmaven.repo.local={maven_repository()}"]
