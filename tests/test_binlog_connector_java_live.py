@@ -159,3 +159,18 @@ def test_vector_column_table_map(start_server, tmp_path, adapter):
     else:
         assert reply["type"] == "events"
         assert rows_of(reply["events"])[1] == rows_of(oracle)[1] == [2]
+
+
+def test_tagged_gtid_event_type(start_server, tmp_path, adapter):
+    """The same reproducer's first binlog: its tagged Gtid event (42) is EventType.UNKNOWN (0)
+    for the Zendesk line; the Debezium line knows GTID_TAGGED. The untagged Gtid events (33)
+    are right in both."""
+    reply, oracle = dump(start_server, tmp_path, adapter, "mysql-9.7", GTIDS,
+                         reproducer("zendesk-tagged-previous-gtids"), which=0)
+    assert reply["type"] == "events"
+    codes = {e["position"]: e["type_code"] for e in reply["events"]}
+    tagged = [e["position"] for e in oracle if e["type_code"] == 42]
+    untagged = [e["position"] for e in oracle if e["type_code"] == 33]
+    assert len(tagged) == 1 and untagged
+    assert all(codes[p] == 33 for p in untagged)
+    assert codes[tagged[0]] == (0 if any("zendesk" in a for a in adapter) else 42)
