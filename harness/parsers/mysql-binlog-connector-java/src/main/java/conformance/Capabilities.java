@@ -11,7 +11,8 @@ final class Capabilities {
     private static final List<String> ROWS = List.of("table_id", "rows");
     static final List<String> ROW_VALUE_TYPES = List.of("TINY", "SHORT", "INT24", "LONG", "LONGLONG",
         "YEAR", "FLOAT", "DOUBLE", "NEWDECIMAL", "BIT", "DATE", "TIME", "TIME2", "DATETIME", "DATETIME2",
-        "TIMESTAMP", "TIMESTAMP2", "STRING", "VARCHAR", "VAR_STRING", "BLOB", "ENUM", "SET", "JSON", "GEOMETRY");
+        "TIMESTAMP", "TIMESTAMP2", "STRING", "VARCHAR", "VAR_STRING", "BLOB", "ENUM", "SET", "JSON", "GEOMETRY",
+        "VECTOR");
 
     private Capabilities() {}
 
