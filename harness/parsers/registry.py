@@ -49,6 +49,14 @@ PARSERS: tuple[BuiltinParser, ...] = (
     BuiltinParser("go-mysql-js", "JavaScript", "go-mysql-js", STREAM, "node", "go-mysql-js"),
     BuiltinParser("go-mysql-binlog-node", "JavaScript", "@solashi/go-mysql-binlog-node", STREAM, "node",
                   "go-mysql-binlog-node"),
+    BuiltinParser("mysql-binlog-connector-java", "Java", "io.debezium:mysql-binlog-connector-java", STREAM,
+                  "jvm", "mysql-binlog-connector-java"),
+    BuiltinParser("mysql-binlog-connector-java-file", "Java", "io.debezium:mysql-binlog-connector-java", FILE,
+                  "jvm", "mysql-binlog-connector-java"),
+    BuiltinParser("mysql-binlog-connector-java-zendesk", "Java", "com.zendesk:mysql-binlog-connector-java",
+                  STREAM, "jvm", "mysql-binlog-connector-java-zendesk"),
+    BuiltinParser("mysql-binlog-connector-java-zendesk-file", "Java", "com.zendesk:mysql-binlog-connector-java",
+                  FILE, "jvm", "mysql-binlog-connector-java-zendesk"),
 )
 
 BY_NAME: dict[str, BuiltinParser] = {p.name: p for p in PARSERS}
