@@ -1,0 +1,62 @@
+//! The tagging rules of oracle/values.py and the value conventions of docs/plugin-contract.md,
+//! for values a library has already decoded. Nothing here decodes binlog bytes.
+
+use serde_json::{json, Value};
+
+const SAFE: u64 = (1 << 53) - 1;
+
+pub fn tagged(kind: &str, value: impl Into<String>) -> Value {
+    json!({"type": kind, "value": value.into()})
+}
+
+pub fn uint(v: u64) -> Value {
+    if v <= SAFE { json!(v) } else { tagged("int", v.to_string()) }
+}
+
+pub fn int(v: i64) -> Value {
+    if v.unsigned_abs() <= SAFE { json!(v) } else { tagged("int", v.to_string()) }
+}
+
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Bytes that are text by nature: a string when UTF-8, else a bytes tag.
+pub fn text(bytes: &[u8]) -> Value {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => json!(s),
+        Err(_) => tagged("bytes", hex(bytes)),
+    }
+}
+
+pub fn binary(bytes: &[u8]) -> Value {
+    tagged("bytes", hex(bytes))
+}
+
+pub fn double(v: f64, kind: &str) -> Value {
+    if v.is_nan() {
+        tagged(kind, "nan")
+    } else if v.is_infinite() {
+        tagged(kind, if v > 0.0 { "inf" } else { "-inf" })
+    } else {
+        json!(v)
+    }
+}
+
+/// ".ffffff" cut to `fsp` digits ("" for fsp 0): the column's declared precision.
+pub fn fraction(micros: u32, fsp: u8) -> String {
+    if fsp == 0 {
+        return String::new();
+    }
+    let digits = format!("{micros:06}");
+    format!(".{}", &digits[..(fsp.min(6) as usize)])
+}
+
+/// A big-endian unsigned integer of up to 8 bytes (BIT), or little-endian (SET).
+pub fn be_uint(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0u64, |acc, b| (acc << 8) | *b as u64)
+}
+
+pub fn le_uint(bytes: &[u8]) -> u64 {
+    bytes.iter().rev().fold(0u64, |acc, b| (acc << 8) | *b as u64)
+}
