@@ -1,5 +1,6 @@
 //! The stream testee: mysql_async's `Conn::get_binlog_stream` against the harness primary, as a
-//! CDC reader drives it: a fresh connection, `BinlogStreamRequest::new(server_id)` with the
+//! CDC reader drives it: a fresh connection, `SET @mariadb_slave_capability=4` (MariaDB's
+//! GTID-aware replica), `BinlogStreamRequest::new(server_id)` with the
 //! file and position to start from (blocking, as a replica runs), events taken from the stream
 //! until the last one served (`end_file`/`end_position`), then the stream closed. The stream
 //! itself expands a Transaction_payload into its events, which follow the payload event; they
@@ -10,6 +11,7 @@ use crate::shared::protocol::{Outcome, Rejection, StreamSource};
 use futures_util::StreamExt;
 use mysql_async::binlog::events::EventData;
 use mysql_async::binlog::EventType;
+use mysql_async::prelude::Queryable;
 use mysql_async::{BinlogStreamRequest, Conn, OptsBuilder};
 use serde_json::{json, Value};
 
@@ -48,10 +50,16 @@ async fn read(source: &StreamSource) -> Outcome {
         .user(Some(source.user.clone()))
         .pass(Some(source.password.clone()))
         .prefer_socket(false);
-    let conn = match Conn::new(opts).await {
+    let mut conn = match Conn::new(opts).await {
         Ok(c) => c,
         Err(e) => return failed(format!("connect: {e}"), source.start_position, vec![]),
     };
+    // What MariaDB readers set before the dump (python-mysql-replication, mysql_cdc, pipelinewise):
+    // without it a MariaDB server sends a pre-GTID replica stand-ins for GTID, Gtid_list and
+    // Binlog_checkpoint events. A harmless user variable on MySQL.
+    if let Err(e) = conn.query_drop("SET @mariadb_slave_capability=4").await {
+        return failed(format!("SET @mariadb_slave_capability: {e}"), source.start_position, vec![]);
+    }
     let mut request = BinlogStreamRequest::new(SERVER_ID)
         .with_filename(source.file.as_bytes())
         .with_pos(source.start_position);

@@ -1,0 +1,135 @@
+"""mysql_common / mysql_async ALONE against a real MySQL 9.7: the adapter's two modes are the
+library's own readers (mysql_async's Conn::get_binlog_stream connected straight to the server,
+no harness primary; mysql_common's BinlogFile over the binlog that server wrote), so what they
+report is what the library gives its users. Each defect of docs/findings.md (mysql_common) shows
+here beside a control where the library is right; the reproducers' SQL is
+corpus/findings/mysql-common-file/*/repro.sql."""
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from generators.profiles import LOCAL_PROFILES
+from harness.runtimes.base import BuildError
+from harness.runtimes.rust import RUNTIME
+
+from .external import ROOT as EXTERNAL
+from .server_fixtures import missing, start_server
+
+pytestmark = pytest.mark.server
+__all__ = ["start_server"]
+
+ROOT = Path(__file__).resolve().parent.parent
+FOLDER = ROOT / "harness" / "parsers" / "mysql-common"
+FINDINGS = ROOT / "corpus" / "findings" / "mysql-common-file"
+XID_FILE = EXTERNAL / "blackbeam__rust_mysql_common" / "test-data__binlogs__ver_5_1-wl2325_r.001"
+USER, PASSWORD = "repl", "repl-pw"
+GRANTS = f"""
+CREATE USER '{USER}'@'127.0.0.1' IDENTIFIED BY '{PASSWORD}';
+GRANT REPLICATION SLAVE, REPLICATION CLIENT, SELECT ON *.* TO '{USER}'@'127.0.0.1';
+"""
+# the Incident reproducer last: it ends binlog.000001 (the server rotates after an incident)
+ORDER = ("year-zero", "mediumint-sign", "time-fsp-negative", "incident-rejected")
+
+
+def adapter() -> Path:
+    """The built adapter (building it from the lock when the cache has none)."""
+    if RUNTIME.missing_tool():
+        missing(RUNTIME.missing_tool() or "")
+    try:
+        return RUNTIME.build(FOLDER, lambda line: None) / "adapter"
+    except BuildError as e:
+        pytest.fail(f"mysql-common adapter does not build: {e}")
+
+
+def ask(transport: str, request: dict[str, Any]) -> dict[str, Any]:
+    """One request to a fresh adapter process; its reply."""
+    proc = subprocess.run([str(adapter()), transport], input=json.dumps({"type": "parse", "id": 1, **request}) + "\n",
+                          capture_output=True, text=True, timeout=120)
+    lines = proc.stdout.splitlines()
+    assert len(lines) == 2, f"hello + one reply expected, got {proc.stdout!r} (stderr {proc.stderr[-500:]!r})"
+    return json.loads(lines[1])
+
+
+def rows_by_table(events: list[dict[str, Any]]) -> dict[str, list[list[Any]]]:
+    """`schema.table` -> the row images' values of every rows event, in order."""
+    tables: dict[int, str] = {}
+    found: dict[str, list[list[Any]]] = {}
+    for e in events:
+        body = e.get("body") or {}
+        if e["type_code"] == 19:
+            tables[body["table_id"]] = f"{body['schema']}.{body['table']}"
+        elif "rows" in body:
+            found.setdefault(tables[body["table_id"]], []).extend(r["values"] for r in body["rows"])
+    return found
+
+
+@pytest.fixture(scope="module")
+def replies(tmp_path_factory) -> dict[str, dict[str, Any]]:
+    """The four reproducers on one MySQL 9.7; binlog.000001 read by the stream (straight from
+    the server) and by BinlogFile (its copy)."""
+    from generators.server import running_server
+    from .server_fixtures import require_image
+    profile = LOCAL_PROFILES["mysql-9.7"]
+    require_image(profile)
+    with running_server(profile, {"max_binlog_stmt_cache_size": "4096"}) as server:
+        server.execute(GRANTS)
+        for name in ORDER:
+            try:
+                server.execute((FINDINGS / name / "repro.sql").read_text())
+            except Exception as e:  # the incident reproducer's INSERT fails with 1705, as meant
+                assert name == "incident-rejected", e
+        first = server.binlog_files()[0]
+        size = server.binlog_sizes()[first]
+        stream = {"host": "127.0.0.1", "port": server.port, "user": USER, "password": PASSWORD, "file": first,
+                  "start_position": 4, "end_file": first, "end_position": size}
+        path = server.copy_binlogs(tmp_path_factory.mktemp("mc"), [first])[0]
+        return {"stream": ask("stream", {"path": str(path), "stream": stream}),
+                "file": ask("file", {"path": str(path)})}
+
+
+TRANSPORTS = ("stream", "file")
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_year_zero_is_1900(replies, transport):
+    rows = rows_by_table(replies[transport]["events"])["mc.y"]
+    assert rows == [[1, 1900], [2, 2024]]  # defect: 0 -> 1900; control: 2024
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_signed_mediumint_is_not_sign_extended(replies, transport):
+    rows = rows_by_table(replies[transport]["events"])["mc.m"]
+    assert rows == [[1, 16777215, -1], [2, 8388608, -8388608]]  # defect in MEDIUMINT; control: INT
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_negative_time_with_one_or_two_fraction_digits_is_wrong(replies, transport):
+    [[_, t1, t2, t3]] = rows_by_table(replies[transport]["events"])["mc.t"]
+    assert t1["value"] != "-12:34:56.1" and t2["value"] != "-12:34:56.12"  # defect
+    assert t1["value"] == "612:29:07.1"  # what the library gives, for the record
+    assert t3 == {"type": "time", "value": "-12:34:56.100"}  # control: TIME(3)
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_incident_event_is_rejected(replies, transport):
+    reply = replies[transport]
+    assert reply["type"] == "error", reply["type"]
+    assert "IncidentEvent" in reply["message"] and "bytes remaining" in reply["message"]
+    # control: everything before the Incident decoded, the reproducers' rows among it
+    assert set(rows_by_table(reply["events"])) >= {"mc.y", "mc.m", "mc.t"}
+
+
+def test_xid_with_declared_post_header_is_rejected():
+    """MySQL's test-suite binlog from a 5.2 tree declares a 6-byte Xid post-header; the library
+    ignores the Format_description's post-header lengths and rejects the event."""
+    if not XID_FILE.is_file():
+        missing(f"{XID_FILE} not present (shared/external-binlogs)")
+    reply = ask("file", {"path": str(XID_FILE)})
+    assert reply["type"] == "error" and reply["offset"] == 428
+    assert "XidEvent" in reply["message"] and "bytes remaining" in reply["message"]
+    assert [e["type_code"] for e in reply["events"]] == [15, 2, 2, 2]  # control: the events before
