@@ -68,28 +68,38 @@ def rows_by_table(events: list[dict[str, Any]]) -> dict[str, list[list[Any]]]:
     return found
 
 
-@pytest.fixture(scope="module")
-def replies(tmp_path_factory) -> dict[str, dict[str, Any]]:
-    """The four reproducers on one MySQL 9.7; binlog.000001 read by the stream (straight from
-    the server) and by BinlogFile (its copy)."""
+def read_both(server, dest: Path) -> dict[str, dict[str, Any]]:
+    """The server's first binlog read by the stream (straight from the server, non-blocking:
+    end_position 0, so the server ends the dump at the end of its binlogs) and by BinlogFile
+    (its copy)."""
+    first = server.binlog_files()[0]
+    server.flush_logs()  # the first binlog complete, ending with its Rotate
+    stream = {"host": "127.0.0.1", "port": server.port, "user": USER, "password": PASSWORD, "file": first,
+              "start_position": 4, "end_file": first, "end_position": 0}
+    path = server.copy_binlogs(dest, [first])[0]
+    return {"stream": ask("stream", {"path": str(path), "stream": stream}),
+            "file": ask("file", {"path": str(path)})}
+
+
+def on_server(profile_name: str, settings: dict[str, str], reproducers: tuple[str, ...], dest: Path):
     from generators.server import running_server
     from .server_fixtures import require_image
-    profile = LOCAL_PROFILES["mysql-9.7"]
+    profile = LOCAL_PROFILES[profile_name]
     require_image(profile)
-    with running_server(profile, {"max_binlog_stmt_cache_size": "4096"}) as server:
+    with running_server(profile, settings) as server:
         server.execute(GRANTS)
-        for name in ORDER:
+        for name in reproducers:
             try:
                 server.execute((FINDINGS / name / "repro.sql").read_text())
             except Exception as e:  # the incident reproducer's INSERT fails with 1705, as meant
                 assert name == "incident-rejected", e
-        first = server.binlog_files()[0]
-        size = server.binlog_sizes()[first]
-        stream = {"host": "127.0.0.1", "port": server.port, "user": USER, "password": PASSWORD, "file": first,
-                  "start_position": 4, "end_file": first, "end_position": size}
-        path = server.copy_binlogs(tmp_path_factory.mktemp("mc"), [first])[0]
-        return {"stream": ask("stream", {"path": str(path), "stream": stream}),
-                "file": ask("file", {"path": str(path)})}
+        return read_both(server, dest)
+
+
+@pytest.fixture(scope="module")
+def replies(tmp_path_factory) -> dict[str, dict[str, Any]]:
+    """The four MySQL reproducers on one MySQL 9.7."""
+    return on_server("mysql-9.7", {"max_binlog_stmt_cache_size": "4096"}, ORDER, tmp_path_factory.mktemp("mc"))
 
 
 TRANSPORTS = ("stream", "file")
@@ -133,3 +143,16 @@ def test_xid_with_declared_post_header_is_rejected():
     assert reply["type"] == "error" and reply["offset"] == 428
     assert "XidEvent" in reply["message"] and "bytes remaining" in reply["message"]
     assert [e["type_code"] for e in reply["events"]] == [15, 2, 2, 2]  # control: the events before
+
+
+def test_mariadb_annotate_rows_never_reach_the_stream(tmp_path):
+    """mysql_async's BinlogStreamRequest has no way to set BINLOG_SEND_ANNOTATE_ROWS_EVENT, so a
+    MariaDB server leaves Annotate_rows out of the dump; the file has them."""
+    replies = on_server("mariadb-10.11", {"binlog_format": "ROW"}, ("annotate-rows-not-requested",), tmp_path)
+    ANNOTATE_ROWS, GTID = 160, 162
+    file_types = [e["type_code"] for e in replies["file"]["events"]]
+    stream_types = [e["type_code"] for e in replies["stream"]["events"]]
+    assert ANNOTATE_ROWS in file_types  # control: the binlog holds it
+    assert ANNOTATE_ROWS not in stream_types  # defect
+    assert GTID in stream_types  # control: @mariadb_slave_capability=4 gives the GTID events
+    assert stream_types[:len(file_types) - 1] == [t for t in file_types if t != ANNOTATE_ROWS]

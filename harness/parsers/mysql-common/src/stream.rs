@@ -124,7 +124,8 @@ async fn read(source: &StreamSource) -> Outcome {
             event["_undetermined"] = json!(["position"]);
         }
         end = position + size;
-        let last = file == source.end_file && h.log_pos() as u64 == source.end_position;
+        // by where the event ends: MariaDB 11 writes log_pos 0 inside a transaction
+        let last = file == source.end_file && end == source.end_position;
         if code == EventType::TRANSACTION_PAYLOAD_EVENT as u8 {
             let size = event["body"]["uncompressed_size"].as_u64().unwrap_or(0);
             payload = Some(Payload { event, remaining: size, position: end, log_pos: h.log_pos() as u64, inner: vec![], last });
