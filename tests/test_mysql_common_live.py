@@ -156,3 +156,24 @@ def test_mariadb_annotate_rows_never_reach_the_stream(tmp_path):
     assert ANNOTATE_ROWS not in stream_types  # defect
     assert GTID in stream_types  # control: @mariadb_slave_capability=4 gives the GTID events
     assert stream_types[:len(file_types) - 1] == [t for t in file_types if t != ANNOTATE_ROWS]
+
+
+def _truncated(tmp_path: Path, cut: int) -> Path:
+    source = ROOT / "corpus" / "mysql-9.7" / "integers--row" / "binlog.000001"
+    path = tmp_path / f"cut-{cut}"
+    path.write_bytes(source.read_bytes()[:cut])
+    return path
+
+
+def test_truncated_files_end_silently_or_panic(tmp_path):
+    """BinlogFile alone (no server): a file cut inside an event header ends as if complete; cut
+    inside an event body, `Event::read` panics (`read_exact(..).unwrap()`), which the adapter
+    reports as one stderr line and exit status 101, the harness's crash."""
+    events = ask("file", {"path": str(_truncated(tmp_path, 10**9))})["events"]  # control: whole file
+    ends = [e["position"] + e["event_size"] for e in events]
+    header_cut = ask("file", {"path": str(_truncated(tmp_path, ends[3] + 10))})
+    assert header_cut["type"] == "events" and len(header_cut["events"]) == 4  # defect: no error
+    proc = subprocess.run([str(adapter()), "file"], capture_output=True, text=True, timeout=60,
+                          input=json.dumps({"type": "parse", "id": 1, "path": str(_truncated(tmp_path, ends[3] + 30))}) + "\n")
+    assert proc.returncode == 101 and len(proc.stdout.splitlines()) == 1  # hello, then the panic
+    assert "src/binlog/events/mod.rs" in proc.stderr and "UnexpectedEof" in proc.stderr
