@@ -5,7 +5,13 @@ src/shared. `cargo build --release --locked` builds the adapter with CARGO_HOME 
 index and the downloaded crates) and CARGO_TARGET_DIR (compiled dependencies) in the cache,
 shared by every Rust parser and every build, so a fresh machine fetches and compiles each
 crate once and a changed adapter recompiles only itself. The binary is copied into the build
-directory; nothing is ever built inside the repository."""
+directory; nothing is ever built inside the repository.
+
+The folders' release profile (opt-level 1, 16 codegen units, no LTO, no debug info) keeps the
+one-time build short: mysql-common's whole dependency tree (mysql_async, tokio, two
+mysql_common versions, zstd) took 175 s user + 15 s system CPU from an empty cache on this 2-core
+machine (13m48s wall while other builds kept the load near 30); a changed adapter alone
+rebuilds in about 27 s wall."""
 from __future__ import annotations
 
 import hashlib
