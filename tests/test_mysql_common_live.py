@@ -78,7 +78,7 @@ def read_both(server, dest: Path) -> dict[str, dict[str, Any]]:
               "start_position": 4, "end_file": first, "end_position": 0}
     path = server.copy_binlogs(dest, [first])[0]
     return {"stream": ask("stream", {"path": str(path), "stream": stream}),
-            "file": ask("file", {"path": str(path)})}
+            "file": ask("file", {"path": str(path)}), "path": {"path": str(path)}}
 
 
 def on_server(profile_name: str, settings: dict[str, str], reproducers: tuple[str, ...], dest: Path):
@@ -98,8 +98,9 @@ def on_server(profile_name: str, settings: dict[str, str], reproducers: tuple[st
 
 @pytest.fixture(scope="module")
 def replies(tmp_path_factory) -> dict[str, dict[str, Any]]:
-    """The four MySQL reproducers on one MySQL 9.7."""
-    return on_server("mysql-9.7", {"max_binlog_stmt_cache_size": "4096"}, ORDER, tmp_path_factory.mktemp("mc"))
+    """The four MySQL reproducers on one MySQL 9.7 (GTIDs on, as CDC sources run)."""
+    settings = {"max_binlog_stmt_cache_size": "4096", "gtid_mode": "ON", "enforce_gtid_consistency": "ON"}
+    return on_server("mysql-9.7", settings, ORDER, tmp_path_factory.mktemp("mc"))
 
 
 TRANSPORTS = ("stream", "file")
@@ -177,3 +178,32 @@ def test_truncated_files_end_silently_or_panic(tmp_path):
                           input=json.dumps({"type": "parse", "id": 1, "path": str(_truncated(tmp_path, ends[3] + 30))}) + "\n")
     assert proc.returncode == 101 and len(proc.stdout.splitlines()) == 1  # hello, then the panic
     assert "src/binlog/events/mod.rs" in proc.stderr and "UnexpectedEof" in proc.stderr
+
+
+def test_mysql_binlog_connector_rust_aborts_on_tagged_previous_gtids(tmp_path):
+    """mysql-binlog-connector-rust 0.3.3's BinlogParser alone over a live MySQL 9.7's binlogs
+    after a transaction with a GTID tag (MySQL 8.4+): the next binlog's Previous_gtids is in the
+    tagged format, whose 8-byte n_sids carries the format in its top byte; the parser takes it
+    as a count and reserves that many entries, the allocation fails and the process aborts (not
+    a panic: nothing can catch it). Control: the binlog before, untagged, reads whole."""
+    from generators.server import running_server
+    from .server_fixtures import require_image
+    profile = LOCAL_PROFILES["mysql-9.7"]
+    require_image(profile)
+    folder = ROOT / "harness" / "parsers" / "mysql-binlog-connector-rust"
+    binary = RUNTIME.build(folder, lambda line: None) / "adapter"
+    with running_server(profile, {"gtid_mode": "ON", "enforce_gtid_consistency": "ON"}) as server:
+        server.execute("SET gtid_next = 'AUTOMATIC:cdc'; CREATE DATABASE tagged; SET gtid_next = 'AUTOMATIC';")
+        server.flush_logs()
+        server.execute("CREATE DATABASE after_tag;")
+        server.flush_logs()
+        first, second = server.copy_binlogs(tmp_path, server.binlog_files()[:2])
+
+    def run(path: Path) -> subprocess.CompletedProcess:
+        return subprocess.run([str(binary), "file"], capture_output=True, text=True, timeout=60,
+                              input=json.dumps({"type": "parse", "id": 1, "path": str(path)}) + "\n")
+    control = run(first)
+    assert control.returncode == 0 and json.loads(control.stdout.splitlines()[1])["type"] == "events"
+    proc = run(second)
+    assert proc.returncode == -6, (proc.returncode, proc.stderr[-300:])  # SIGABRT
+    assert "memory allocation of" in proc.stderr and "PreviousGtidsEvent::parse" in proc.stderr

@@ -60,3 +60,31 @@ pub fn be_uint(bytes: &[u8]) -> u64 {
 pub fn le_uint(bytes: &[u8]) -> u64 {
     bytes.iter().rev().fold(0u64, |acc, b| (acc << 8) | *b as u64)
 }
+
+/// A JSON document (parsed from a library's text) as MySQL prints it: `{"k": v, ...}`,
+/// `[a, b]`, keys by length then bytes (the order of its binary format), `1e300` not `1e+300`.
+pub fn mysql_json_text(v: &Value) -> String {
+    match v {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort_by(|a, b| a.len().cmp(&b.len()).then(a.as_bytes().cmp(b.as_bytes())));
+            let items: Vec<String> = keys.iter().map(|k| format!("{}: {}", json!(k), mysql_json_text(&map[*k]))).collect();
+            format!("{{{}}}", items.join(", "))
+        }
+        Value::Array(items) => format!("[{}]", items.iter().map(mysql_json_text).collect::<Vec<_>>().join(", ")),
+        Value::Number(n) => n.to_string().replace("e+", "e"),
+        other => other.to_string(),
+    }
+}
+
+/// The column types (Table_map names) whose row values both Rust adapters report; an adapter
+/// adds what only its library decodes.
+pub const ROW_VALUE_TYPES: [&str; 28] = [
+    "MYSQL_TYPE_TINY", "MYSQL_TYPE_SHORT", "MYSQL_TYPE_INT24", "MYSQL_TYPE_LONG", "MYSQL_TYPE_LONGLONG",
+    "MYSQL_TYPE_FLOAT", "MYSQL_TYPE_DOUBLE", "MYSQL_TYPE_NEWDECIMAL",
+    "MYSQL_TYPE_DATE", "MYSQL_TYPE_TIME", "MYSQL_TYPE_TIME2", "MYSQL_TYPE_DATETIME", "MYSQL_TYPE_DATETIME2",
+    "MYSQL_TYPE_TIMESTAMP", "MYSQL_TYPE_TIMESTAMP2", "MYSQL_TYPE_YEAR",
+    "MYSQL_TYPE_VARCHAR", "MYSQL_TYPE_VAR_STRING", "MYSQL_TYPE_STRING",
+    "MYSQL_TYPE_TINY_BLOB", "MYSQL_TYPE_MEDIUM_BLOB", "MYSQL_TYPE_LONG_BLOB", "MYSQL_TYPE_BLOB",
+    "MYSQL_TYPE_ENUM", "MYSQL_TYPE_SET", "MYSQL_TYPE_BIT", "MYSQL_TYPE_JSON", "MYSQL_TYPE_GEOMETRY",
+];

@@ -51,16 +51,7 @@ fn capabilities() -> Value {
         "bodies": bodies,
         "every_event": true,
         "partial_events": true,
-        "row_values": [
-            "MYSQL_TYPE_TINY", "MYSQL_TYPE_SHORT", "MYSQL_TYPE_INT24", "MYSQL_TYPE_LONG", "MYSQL_TYPE_LONGLONG",
-            "MYSQL_TYPE_FLOAT", "MYSQL_TYPE_DOUBLE", "MYSQL_TYPE_NEWDECIMAL",
-            "MYSQL_TYPE_DATE", "MYSQL_TYPE_TIME", "MYSQL_TYPE_TIME2", "MYSQL_TYPE_DATETIME", "MYSQL_TYPE_DATETIME2",
-            "MYSQL_TYPE_TIMESTAMP", "MYSQL_TYPE_TIMESTAMP2", "MYSQL_TYPE_YEAR",
-            "MYSQL_TYPE_VARCHAR", "MYSQL_TYPE_VAR_STRING", "MYSQL_TYPE_STRING",
-            "MYSQL_TYPE_TINY_BLOB", "MYSQL_TYPE_MEDIUM_BLOB", "MYSQL_TYPE_LONG_BLOB", "MYSQL_TYPE_BLOB",
-            "MYSQL_TYPE_ENUM", "MYSQL_TYPE_SET", "MYSQL_TYPE_BIT", "MYSQL_TYPE_JSON",
-            "MYSQL_TYPE_GEOMETRY", "MYSQL_TYPE_VECTOR"
-        ],
+        "row_values": shared::values::ROW_VALUE_TYPES.iter().chain(["MYSQL_TYPE_VECTOR"].iter()).collect::<Vec<_>>(),
     })
 }
 
