@@ -207,3 +207,18 @@ def test_mysql_binlog_connector_rust_aborts_on_tagged_previous_gtids(tmp_path):
     proc = run(second)
     assert proc.returncode == -6, (proc.returncode, proc.stderr[-300:])  # SIGABRT
     assert "memory allocation of" in proc.stderr and "PreviousGtidsEvent::parse" in proc.stderr
+
+
+def test_mysql_binlog_connector_rust_year_and_signedness(replies):
+    """The same MySQL 9.7 binlog (untagged GTIDs) through mysql-binlog-connector-rust's
+    BinlogParser alone: YEAR 0 comes back as 1900, and the Table_map's `is_signed` is the
+    SIGNEDNESS bit itself (1 = UNSIGNED), so signed columns are reported unsigned: MEDIUMINT and
+    INT -1 read back as 16777215 and 4294967295; controls: YEAR 2024 and TIME(3)."""
+    folder = ROOT / "harness" / "parsers" / "mysql-binlog-connector-rust"
+    binary = RUNTIME.build(folder, lambda line: None) / "adapter"
+    proc = subprocess.run([str(binary), "file"], capture_output=True, text=True, timeout=60,
+                          input=json.dumps({"type": "parse", "id": 1, **replies["path"]}) + "\n")
+    rows = rows_by_table(json.loads(proc.stdout.splitlines()[1])["events"])
+    assert rows["mc.y"] == [[1, 1900], [2, 2024]]
+    assert rows["mc.m"] == [[1, 16777215, 4294967295], [2, 8388608, 4286578688]]
+    assert rows["mc.t"][0][3] == {"type": "time", "value": "-12:34:56.100"}
