@@ -28,70 +28,29 @@ def tests(session: nox.Session) -> None:
     session.run("pytest", "-ra", *session.posargs)
 
 
-# File parsers, and python-mysql-replication both ways: its BinLogStreamReader against the
-# harness's primary (stream) and its packet wrapper over the file.
-BUILTIN_PARSERS = ("oracle", "mysqlbinlog", "mariadb-binlog", "python-mysql-replication",
-                   "python-mysql-replication-file")
-# Stream parsers from npm (harness/peers), run when Node is here (always in CI, where a missing
-# Node makes them unavailable, which --require-all fails).
-NODE_PEERS = ("zongji-vlasky", "zongji-powersync", "zongji", "go-mysql-js", "go-mysql-binlog-node")
+JOBS = "4"  # parsers side by side: stream parsers wait on the wire, so more jobs than cores pays
 
 
 @nox.session
 def conformance(session: nox.Session) -> None:
-    """The built-in parsers over corpus/ and the external binlogs, gated on
-    harness/expected/<parser>.txt; reports in build/conformance/. Stream parsers read each case
-    from the harness's primary. Add --resume, --fix, ... as posargs."""
-    import os
-    import shutil
+    """Every built-in parser (harness/parsers/registry.py) over corpus/ and the external binlogs,
+    each in a process of its own, side by side, gated on harness/expected/<parser>.txt; reports
+    in build/conformance/<parser>/ and one combined in build/conformance/. Posargs go to
+    `python -m harness conformance` (--resume, --fix, --jobs N, --require-all ...)."""
     from pathlib import Path
 
     session.install("-e", ".[parsers,servers]")  # servers: docker-py, for mysqlbinlog 9.7
-    # The reference tools: Docker engine, mariadb-client and the local images, by the script
-    # .ci/run uses (a no-op when present). Where set-up is impossible (not root, no apt) it says
-    # why; the parsers it would provide are then reported unavailable, with this command, and the
-    # others still run (--require-all, which CI passes, makes that a failure).
+    # The reference tools and the runtimes' toolchains (a no-op when present). Where set-up is
+    # impossible (not root, no apt) it says why; the parsers it would provide are then reported
+    # unavailable, with the command, and the others still run (--require-all makes that a failure).
     session.run("python", "-m", "harness", "setup", success_codes=[0, 1, 2])
-    runs = {"builtin": list(BUILTIN_PARSERS)}
-    if shutil.which("node") or os.environ.get("CI"):
-        # npm ci from the committed lock into the cache (a no-op when current); if it fails, the
-        # peers are reported unavailable with this command.
-        session.run("python", "-m", "harness", "peers", "install", success_codes=[0, 1])
-        runs.update({p: [p] for p in NODE_PEERS})
+    # Every runtime parser built from its committed lock into the cache (a no-op when current);
+    # one that fails is reported unavailable with this command.
+    session.run("python", "-m", "harness", "peers", "install", success_codes=[0, 1])
     corpora = [a for c in ("corpus", EXTERNAL) if Path(c).is_dir() for a in ("--corpus", c)]
-
-    def command(name: str, parsers: list[str]) -> list[str]:
-        out = "build/conformance" if name == "builtin" else f"build/conformance/{name}"
-        return [os.path.join(session.bin, "python"), "-m", "harness", "conformance",
-                *(a for p in parsers for a in ("--parser", p)), *corpora,
-                "--expected-failures", "harness/expected/", "--results", f"{out}/results.jsonl",
-                "--json", f"{out}/report.json", "--junit", f"{out}/junit.xml",
-                "--html", f"{out}/report.html", *session.posargs]
-
-    # A stream parser spends its time waiting on the wire (its primary, its idle timers), not on
-    # a core: each Node peer runs in a process of its own beside the built-in run, so the
-    # session lasts as long as its longest run. Each peer's output is printed when it ends.
-    import subprocess
-
-    from nox.command import CommandFailed
-
-    logs = {name: Path(f"build/conformance/{name}.log") for name in runs if name != "builtin"}
-    Path("build/conformance").mkdir(parents=True, exist_ok=True)
-    peers = {name: subprocess.Popen(command(name, runs[name]), stdout=logs[name].open("w"),
-                                    stderr=subprocess.STDOUT) for name in logs}
-    failed = []
-    try:
-        session.run(*command("builtin", runs["builtin"]))
-    except CommandFailed:
-        failed.append("builtin")
-    for name, proc in peers.items():
-        if proc.wait() != 0:
-            failed.append(name)
-        lines = logs[name].read_text().strip().splitlines()
-        for line in [ln for ln in lines if ln.startswith(("UNEXPECTED", "STALE", "unavailable", "error"))] + lines[-1:]:
-            session.log(line)
-    if failed:
-        session.error(f"unexpected conformance results: {', '.join(failed)} (build/conformance/*.log)")
+    jobs = [] if _option(list(session.posargs), "--jobs") else ["--jobs", JOBS]
+    session.run("python", "-m", "harness", "conformance", "--builtin", *corpora, *jobs,
+                "--expected-failures", "harness/expected/", "--out", "build/conformance", *session.posargs)
 
 
 @nox.session

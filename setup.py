@@ -1,4 +1,5 @@
-"""The oracle's optional C accelerators, built by `pip install` (pyproject.toml holds the rest).
+"""What pyproject.toml cannot say: the oracle's optional C accelerators, and the packages with
+their data (the corpus ships as the package `binlog_conformance_corpus`).
 
 Every `oracle/**/_*.c` is an accelerator: a compiled twin of one pure-Python hot path (row
 images, JSONB text, -vvv row text), built as the module its path names. The Python code stays the
@@ -10,9 +11,10 @@ Python, which CI refuses (the same test).
 """
 from pathlib import Path
 
-from setuptools import Extension, setup
+from setuptools import Extension, find_packages, setup
 
 HERE = Path(__file__).resolve().parent
+CORPUS_PACKAGE = "binlog_conformance_corpus"  # corpus/ as installed package data (harness/packaged.py)
 
 
 def accelerators() -> list[Extension]:
@@ -21,4 +23,19 @@ def accelerators() -> list[Extension]:
                       extra_compile_args=["-O2", "-std=c11", "-Wall"]) for src in sources]
 
 
-setup(ext_modules=accelerators())
+def packages() -> list[str]:
+    return find_packages(include=["oracle*", "harness*", "generators*", "spark_checks*"]) + [CORPUS_PACKAGE]
+
+
+# Not Python, yet needed at run time: the canonical schema, the built-in parsers' manifests, locks
+# and adapter sources, their expected failures, and the corpus (binlogs, expected decodes, cases,
+# the findings' reproducers), so that an installed wheel gates a parser with no checkout.
+PACKAGE_DATA = {
+    "oracle": ["schema/*.json"],
+    "harness": ["expected/*.txt", "parsers/**/*"],
+    "generators": ["scenarios/*"],
+    CORPUS_PACKAGE: ["**/*"],
+}
+
+setup(ext_modules=accelerators(), packages=packages(), package_dir={CORPUS_PACKAGE: "corpus"},
+      package_data=PACKAGE_DATA)

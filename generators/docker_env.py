@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import functools
 import subprocess
-
-import docker
+from typing import TYPE_CHECKING
 
 from oracle.tool_image import find_docker
+
+if TYPE_CHECKING:
+    import docker
 
 LABEL_PREFIX = "org.binlog-conformance"
 # Containers we start carry the pid of the process that owns them, so a later
@@ -49,7 +51,10 @@ def docker_client_kwargs() -> dict[str, str]:
 
 @functools.cache
 def client() -> docker.DockerClient:
-    """A shared docker-py client with a negotiated API version."""
+    """A shared docker-py client with a negotiated API version. docker-py (the servers extra) is
+    imported here, on first use: commands that never start a server, such as an installed
+    `binlog-conformance run --parser-cmd ...`, work without it."""
+    import docker
     return docker.from_env(**docker_client_kwargs())
 
 
@@ -64,6 +69,7 @@ def unavailable_reason() -> str | None:
 
 
 def image_exists(tag: str) -> bool:
+    import docker.errors
     try:
         client().images.get(tag)
     except docker.errors.ImageNotFound:

@@ -8,16 +8,17 @@ import json
 import signal
 import sys
 from pathlib import Path
+from typing import Callable
 
 from . import expected_failures as xf
+from . import gating, jobs, packaged, selection
 from . import results as results_store
 from .corpus import Case, CorpusError, discover
 from .isolation import Limits
 from .outcomes import CaseResult
+from .parsers.registry import PARSERS
 from .plugins import launch
-from .plugins.registry import known
 from .progress import Progress
-from .reports import html, json_report, junit
 from .runner import Target, run
 
 DEFAULT_RESULTS = Path(".conformance/results.jsonl")
@@ -25,21 +26,10 @@ EXIT_OK, EXIT_UNEXPECTED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
 def _targets(args: argparse.Namespace, limits: Limits) -> list[Target]:
-    targets = [Target(name, launch.python_plugin(name, limits)) for name in args.parser]
-    for cmd in args.parser_cmd:
-        t = launch.oneshot_command(cmd, limits)
-        targets.append(Target(t.hello().name, t))
-    for cmd in args.parser_stream:
-        t = launch.stream_command(cmd, limits)
-        targets.append(Target(t.hello().name, t))
-    for cmd in args.parser_persistent:
-        t = launch.persistent_command(cmd, limits)
-        hello = t.hello()
-        targets.append(Target(hello.name if hello else cmd.split()[0], t))
-    labels = [t.label for t in targets]
-    if len(set(labels)) != len(labels):
-        raise SystemExit(f"error: two parsers share a name: {labels}")
-    return targets
+    try:
+        return [spec.target(limits) for spec in selection.from_args(args, limits)]
+    except ValueError as e:
+        raise SystemExit(f"error: {e}")
 
 
 def _unavailable(target: Target) -> str | None:
@@ -61,17 +51,6 @@ def _unavailable_reasons(targets: list[Target]) -> dict[str, str]:
     return reasons
 
 
-def _expected_path(arg: str | None, label: str, n_targets: int) -> Path | None:
-    if arg is None:
-        return None
-    p = Path(arg)
-    if p.is_dir() or arg.endswith("/"):
-        return p / f"{label}.txt"
-    if n_targets > 1:
-        raise SystemExit("error: with several parsers, --expected-failures must be a directory of <parser>.txt")
-    return p
-
-
 def _cases(corpora: list[str]) -> list[Case]:
     cases: list[Case] = []
     for c in corpora:
@@ -87,20 +66,28 @@ def _raise_interrupt(signum, frame):  # SIGTERM ends a run like Ctrl-C: results 
 
 
 def conformance(args: argparse.Namespace) -> int:
-    if not (args.parser or args.parser_cmd or args.parser_stream or args.parser_persistent):
-        print("error: name a parser: --parser NAME, --parser-cmd CMD, --parser-stream CMD or "
+    if args.builtin:
+        args.parser = [*args.parser, *(p.name for p in PARSERS if p.name not in args.parser)]
+    if not selection.chosen(args):
+        print("error: name a parser: --builtin, --parser NAME, --parser-cmd CMD, --parser-stream CMD or "
               "--parser-persistent CMD",
               file=sys.stderr)
         return EXIT_USAGE
     try:
-        cases = _cases(args.corpus or ["corpus"])
+        cases = _cases(args.corpus or [str(packaged.corpus_dir())])
     except CorpusError as e:
         print(f"error: {e}", file=sys.stderr)
         return EXIT_USAGE
     limits = Limits(args.timeout, args.memory_mb)
+    if args.jobs:
+        try:
+            return jobs.run(args, selection.from_args(args, limits), cases)
+        except ValueError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return EXIT_USAGE
     targets = _targets(args, limits)
     unavailable = _unavailable_reasons(targets)
-    expected_paths = {t.label: _expected_path(args.expected_failures, t.label, len(targets)) for t in targets}
+    expected_paths = {t.label: gating.expected_path(args.expected_failures, t.label, len(targets)) for t in targets}
     try:
         entries = {label: xf.load(p) for label, p in expected_paths.items()}
     except xf.ExpectedFileError as e:
@@ -127,51 +114,7 @@ def conformance(args: argparse.Namespace) -> int:
     writer.close()
     progress.finish(len(previous))
     all_results = sorted(previous + new, key=lambda r: (r.parser, r.case))
-    return _finish(args, all_results, targets, entries, expected_paths, unavailable)
-
-
-def _finish(args, all_results, targets, entries, expected_paths, unavailable) -> int:
-    by_parser = {t.label: [r for r in all_results if r.parser == t.label] for t in targets}
-    if args.fix:
-        for label, rs in by_parser.items():
-            if label in unavailable:
-                continue  # nothing is known about it here: its file stays as it is
-            path = expected_paths[label]
-            if path is None:
-                print("error: --fix needs --expected-failures", file=sys.stderr)
-                return EXIT_USAGE
-            n = xf.fix(path, rs, f"Expected conformance failures of {label}: <case id> <outcome> "
-                                 f"<message prefix>.\nRegenerate with: python -m harness conformance "
-                                 f"--parser {label} ... --fix")
-            print(f"{path}: {n} expected failures written", file=sys.stderr)
-        entries = {label: xf.load(expected_paths[label]) for label in by_parser}
-    gates = {label: xf.gate(rs, entries[label]) for label, rs in by_parser.items()}
-    if args.json:
-        json_report.write(Path(args.json), all_results, gates)
-    if args.junit:
-        junit.write(Path(args.junit), all_results, gates)
-    if args.html:
-        html.write(Path(args.html), all_results, gates)
-    ok = len(unavailable) < len(targets)
-    if not ok:
-        print("error: no parser can run here", file=sys.stderr)
-    for label, gate in gates.items():
-        if label in unavailable:
-            # Left out of the gate: its results say "unavailable", and the reason was printed
-            # with the command that provides it. --require-all (CI) makes it a failure.
-            ok = ok and not args.require_all
-            print(f"{label}: {len(by_parser[label])} cases not run here (unavailable)"
-                  + (": a failure under --require-all" if args.require_all else ""), file=sys.stderr)
-            continue
-        for r, why in gate.unexpected:
-            print(f"UNEXPECTED {label} {r.case}: {why}", file=sys.stderr)
-        for e in gate.stale:
-            print(f"STALE {label} {e.case}: expected-failure entry for a case that was not run "
-                  f"({expected_paths[label]}:{e.line})", file=sys.stderr)
-        ok = ok and gate.ok
-        print(f"{label}: {len(by_parser[label])} cases, {len(gate.expected)} expected failures, "
-              f"{len(gate.unexpected)} unexpected, {len(gate.stale)} stale", file=sys.stderr)
-    return EXIT_OK if ok else EXIT_UNEXPECTED
+    return gating.finish(args, all_results, [t.label for t in targets], entries, expected_paths, unavailable)
 
 
 def setup_command(args: argparse.Namespace) -> int:
@@ -179,25 +122,9 @@ def setup_command(args: argparse.Namespace) -> int:
     return check() if args.check else setup()
 
 
-def list_plugins(args: argparse.Namespace) -> int:
-    """Every plugin --parser can name, whether it can run here, and if not, why."""
-    rows = []
-    for name, target in sorted(known().items()):
-        t = launch.python_plugin(name, Limits())
-        try:
-            reason = _unavailable(Target(name, t))
-        finally:
-            t.close()
-        rows.append((name, "available" if reason is None else f"unavailable: {reason}", target))
-    width = max(len(r[0]) for r in rows)
-    for name, state, target in rows:
-        print(f"{name:<{width}}  {state}  ({target})")
-    return EXIT_OK
-
-
 def describe(args: argparse.Namespace) -> int:
     """Print a plugin's hello (name, version, capabilities, availability)."""
-    t = launch.python_plugin(args.name, Limits())
+    t = launch.named(args.name, Limits())
     try:
         hello = t.hello()
         if hello is None:
@@ -210,22 +137,26 @@ def describe(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m harness", description="Binlog parser conformance harness")
+def build_parser(prog: str = "python -m harness",
+                 more_commands: Callable[[argparse._SubParsersAction], None] | None = None
+                 ) -> argparse.ArgumentParser:
+    """The harness's commands; `more_commands` adds others to the same level (the
+    binlog-conformance command adds the oracle's: harness/console.py)."""
+    p = argparse.ArgumentParser(prog=prog, description="Binlog parser conformance harness")
     sub = p.add_subparsers(dest="command", required=True)
-    c = sub.add_parser("conformance", help="run parsers over corpora and check every outcome")
-    c.add_argument("--parser", action="append", default=[], metavar="NAME",
-                   help="a Python plugin: built-in, entry point, or module:attribute (repeatable)")
-    c.add_argument("--parser-cmd", action="append", default=[], metavar="CMD",
-                   help="a one-shot command: `CMD FILE` prints canonical JSON lines (repeatable)")
-    c.add_argument("--parser-stream", action="append", default=[], metavar="CMD",
-                   help="a one-shot stream command: `CMD --host H --port P ... --end-position N` "
-                        "reads the case from the harness's primary and prints canonical JSON lines "
-                        "(repeatable; docs/plugin-contract.md)")
-    c.add_argument("--parser-persistent", action="append", default=[], metavar="CMD",
-                   help="a persistent command speaking the JSON-lines protocol (repeatable)")
+    c = sub.add_parser("conformance", aliases=["run"], help="run parsers over corpora and check every outcome")
+    selection.add_flags(c)
+    c.add_argument("--builtin", action="store_true",
+                   help="every parser of the registry (python -m harness list), besides any named")
+    c.add_argument("--jobs", type=int, default=0, metavar="N",
+                   help="run each parser in a process of its own, N side by side (stream parsers wait "
+                        "on the wire: N above the core count pays); per-parser results and reports "
+                        "in --out/<parser>/, one combined report in --out")
+    c.add_argument("--out", default="build/conformance", metavar="DIR",
+                   help="with --jobs: where the per-parser and combined reports go (default build/conformance)")
     c.add_argument("--corpus", action="append", default=[], metavar="DIR",
-                   help="case directories or bare binlogs (repeatable; default: corpus)")
+                   help="case directories or bare binlogs (repeatable; default: the checkout's "
+                        "corpus/, or the corpus the installed package carries)")
     c.add_argument("--expected-failures", metavar="FILE|DIR",
                    help="expected failures: a file, or a directory holding <parser>.txt")
     c.add_argument("--results", default=str(DEFAULT_RESULTS), metavar="FILE",
@@ -248,8 +179,6 @@ def build_parser() -> argparse.ArgumentParser:
                                       "images (the steps .ci/run takes)")
     st.add_argument("--check", action="store_true", help="only say what is missing")
     st.set_defaults(run=setup_command)
-    ls = sub.add_parser("list", help="list the parser plugins that --parser can name")
-    ls.set_defaults(run=list_plugins)
     d = sub.add_parser("describe", help="print a plugin's hello: version, capabilities, availability")
     d.add_argument("name")
     d.set_defaults(run=describe)
@@ -257,9 +186,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_fuzz_commands(sub)
     from .primary.server import add_serve_command  # issue 12: the replication primary
     add_serve_command(sub)
-    from .peers.cli import add_commands as add_peers_commands  # issue 13: Node parsers from npm
-    add_peers_commands(sub)
+    from .parsers.cli import add_commands as add_parser_commands  # peers install|status, list
+    add_parser_commands(sub)
     __import__("harness.wire_faults.cli").wire_faults.cli.add_commands(sub)  # issue 13 item 5: wire faults
+    if more_commands is not None:
+        more_commands(sub)
     return p
 
 

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
+from .packaged import DATA_PACKAGE
+
 CASE_FILE = "case.json"
 # Never binlogs: metadata, expected decodes, reference tool output, docs.
 NOT_BINLOG_SUFFIXES = (".json", ".jsonl", ".txt", ".md", ".tsv", ".csv", ".py", ".sh", ".sql", ".xml", ".html")
@@ -52,15 +54,22 @@ def _annotated(root: Path, case_dir: Path) -> Iterator[Case]:
         raise CorpusError(f"{case_dir / CASE_FILE}: {e}") from e
     files = _case_files(case_dir, meta)
     single = len(files) == 1
-    base = f"{root.name}/{case_dir.relative_to(root).as_posix()}"
+    base = f"{corpus_label(root)}/{case_dir.relative_to(root).as_posix()}"
     for f in files:
         yield Case(base if single else f"{base}/{f.name}", f, meta, _expected_for(case_dir, f, meta, single))
+
+
+def corpus_label(root: Path) -> str:
+    """The first part of a case id: the corpus directory's name, and "corpus" for the copy a
+    wheel installs, so expected-failure files name the same cases in a checkout and installed."""
+    return "corpus" if root.name == DATA_PACKAGE else root.name
 
 
 def discover(root: Path) -> list[Case]:
     """Every case under root, sorted by id. A directory with case.json is one annotated case;
     other files are bare binlogs."""
     root = root.resolve()
+    label = corpus_label(root)
     if root.is_file():
         return [Case(root.name, root)]
     if not root.is_dir():
@@ -75,7 +84,7 @@ def discover(root: Path) -> list[Case]:
             if p.is_dir() and not p.name.startswith("."):
                 walk(p)
             elif _is_binlog_candidate(p):
-                cases.append(Case(f"{root.name}/{p.relative_to(root).as_posix()}", p))
+                cases.append(Case(f"{label}/{p.relative_to(root).as_posix()}", p))
 
     walk(root)
     return sorted(cases, key=lambda c: c.id)

@@ -4,7 +4,10 @@ machine, with the steps .ci/run takes (one script, so the two cannot drift):
 1. `.ci/install-docker.sh`: Debian's docker.io (started with --bridge=none --iptables=false),
    debootstrap, and mariadb-client (the host's mariadb-binlog);
 2. `python -m generators images build`: the local server images, MySQL 9.7's among them (its
-   mysqlbinlog is the mysqlbinlog parser). Cached: a no-op when the images are current.
+   mysqlbinlog is the mysqlbinlog parser). Cached: a no-op when the images are current;
+3. the toolchains of the registry's runtime parsers (each runtime module's `tools`: node and
+   npm, java and mvn, go, cargo), from Debian where one is not on PATH. `python -m harness peers
+   install` then builds the parsers with them.
 
 Both print their progress as they go. Set-up needs root (or sudo) and apt; where either is
 missing it says so and returns 2, and the parsers that need it stay unavailable, each naming
@@ -21,6 +24,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 INSTALL_SCRIPT = REPO / ".ci" / "install-docker.sh"
 COMMAND = "python -m harness setup"
+# The Debian package that provides each toolchain command a runtime needs (Runtime.tools).
+APT_PACKAGE = {"node": "nodejs", "npm": "npm", "java": "default-jdk-headless", "javac": "default-jdk-headless",
+               "mvn": "maven", "go": "golang-go", "cargo": "cargo"}
 
 
 def impossible_reason() -> str | None:
@@ -52,8 +58,42 @@ def setup() -> int:
              [sys.executable, "-m", "generators", "images", "build"]) != 0:
         print("setup: the image build failed (see above)", file=sys.stderr)
         return 1
+    packages = toolchain_packages()
+    if packages and _apt_install(packages) != 0:
+        print(f"setup: apt-get could not install {' '.join(packages)} (see above)", file=sys.stderr)
+        return 1
     print("== setup: done", file=sys.stderr)
     return 0
+
+
+def missing_tools() -> list[str]:
+    """The toolchain commands of the registry's runtimes that are not on PATH. A runtime whose
+    module is not importable here is left out (its parsers say so themselves)."""
+    from .parsers.builds import runtime_entries
+    from .runtimes import runtime_of
+    tools: list[str] = []
+    for entry in runtime_entries():
+        try:
+            runtime = runtime_of(entry)
+        except ImportError:
+            continue
+        tools += [t for t in runtime.tools if t not in tools and shutil.which(t) is None]
+    return tools
+
+
+def toolchain_packages() -> list[str]:
+    return sorted({APT_PACKAGE.get(t, t) for t in missing_tools()})
+
+
+def _apt_install(packages: list[str]) -> int:
+    sudo = [] if os.geteuid() == 0 else ["sudo"]
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    install = [*sudo, "apt-get", "install", "-y", "--no-install-recommends", *packages]
+    print(f"== setup: runtime toolchains ({' '.join(packages)})", file=sys.stderr, flush=True)
+    if subprocess.run(install, cwd=REPO, env=env, check=False).returncode == 0:
+        return 0
+    subprocess.run([*sudo, "apt-get", "update"], cwd=REPO, env=env, check=False)
+    return subprocess.run(install, cwd=REPO, env=env, check=False).returncode
 
 
 def check() -> int:
@@ -66,5 +106,6 @@ def check() -> int:
         missing.append(f"image {tools.MYSQL_IMAGE}")
     if not shutil.which("mariadb-binlog"):
         missing.append("mariadb-binlog (mariadb-client)")
+    missing += [f"{t} ({APT_PACKAGE.get(t, t)})" for t in missing_tools()]
     print("nothing missing" if not missing else f"missing: {', '.join(missing)} ({COMMAND})")
     return 0 if not missing else 1

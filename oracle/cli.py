@@ -43,7 +43,12 @@ def _decode(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m oracle", description="Reference MySQL/MariaDB binlog decoder")
-    sub = p.add_subparsers(dest="command", required=True)
+    add_commands(p.add_subparsers(dest="command", required=True))
+    return p
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:
+    """decode, rows, verify, survey: here and under the binlog-conformance command."""
     d = sub.add_parser("decode", help="print canonical JSON lines, one per event")
     d.add_argument("file")
     d.add_argument("--no-verify-checksums", action="store_true", help="do not check CRC32 checksums")
@@ -60,7 +65,6 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("survey", help="decode every binlog under the dirs; a table of outcomes")
     s.add_argument("dirs", nargs="+")
     s.set_defaults(run=lambda a: _survey_main(a.dirs))
-    return p
 
 
 def main(argv: list[str] | None = None) -> int:

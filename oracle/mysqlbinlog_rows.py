@@ -10,13 +10,11 @@ event gets them all under "statement_rows".
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .events import ROWS_TYPES
+from .mysqlbinlog_events import TextEvent
 from .mysqlbinlog_values import column_value
-
-if TYPE_CHECKING:
-    from .mysqlbinlog_text import TextEvent
 
 ROWS_CODES = frozenset(ROWS_TYPES)
 

@@ -25,12 +25,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from harness import selection
 from harness.isolation import Limits
 
 from . import cpu, job, session
 from .execute import CASE, MUTANT, Item, check, expand, local_path
 from .inputs import local_cases
-from .parsers import resolve
 
 DEFAULT_MUTANTS = 500  # enough that the JVM's fixed costs (and their noise) are small beside the mutants'
 IDLE_OTHERS_CORES = 0.2  # the machine counts as idle when other processes used less than this
@@ -234,7 +234,7 @@ def render(doc: dict[str, Any]) -> str:
 
 def main(args: argparse.Namespace) -> int:
     limits = Limits(args.timeout, args.memory_mb)
-    specs = resolve(args.parser or ["oracle"], args.parser_cmd, args.parser_persistent, limits)
+    specs = selection.from_args(args, limits) or selection.resolve(["oracle"], [], [], limits)
     corpora = args.corpus or default_corpora()
     n = args.mutants or DEFAULT_MUTANTS
     with tempfile.TemporaryDirectory(prefix="spark-bench-") as tmp:

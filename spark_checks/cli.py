@@ -8,9 +8,10 @@ import argparse
 import sys
 from pathlib import Path
 
+from harness import selection
 from harness.corpus import CorpusError
 
-from . import job, parsers, regression, report, session
+from . import job, regression, report, session
 from .inputs import DEFAULT_INLINE_MAX
 
 EXIT_OK, EXIT_REGRESSED, EXIT_USAGE = 0, 1, 2
@@ -20,15 +21,8 @@ def _add_inputs(p: argparse.ArgumentParser, corpus_required: bool) -> None:
     p.add_argument("--corpus", action="append", default=[], required=corpus_required, metavar="DIR",
                    help="corpus root: a directory (annotated cases or bare binlogs), a file, or a "
                         "hdfs:// / s3a:// path of bare binlogs (repeatable)")
-    p.add_argument("--parser", action="append", default=[], metavar="NAME",
-                   help="a harness Python plugin: built-in, entry point, or module:attribute (repeatable)")
-    p.add_argument("--parser-cmd", action="append", default=[], metavar="CMD",
-                   help="a one-shot command parser (docs/plugin-contract.md) (repeatable)")
-    p.add_argument("--parser-persistent", action="append", default=[], metavar="CMD",
-                   help="a persistent command parser (repeatable)")
-    p.add_argument("--parser-stream", action="append", default=[], metavar="CMD",
-                   help="a one-shot stream command: each executor serves it every input from its own "
-                        "primary on 127.0.0.1 (repeatable; stream plugins go with --parser)")
+    selection.add_flags(p, extra_help={selection.STREAM_COMMAND: ": each executor serves it every input "
+                                                                 "from its own primary on 127.0.0.1"})
     p.add_argument("--mutants", type=int, default=0, metavar="N", help="mutants per case (default 0)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="mutation seed (default 0)")
     p.add_argument("--timeout", type=float, default=60.0, help="seconds per file and parser (default 60)")
@@ -37,8 +31,7 @@ def _add_inputs(p: argparse.ArgumentParser, corpus_required: bool) -> None:
 
 def _settings(args: argparse.Namespace, out: str) -> job.Settings:
     limits = job.Settings([], [], out, timeout=args.timeout, memory_mb=args.memory_mb).limits()
-    specs = parsers.resolve(args.parser, args.parser_cmd, args.parser_persistent, limits,
-                            getattr(args, "parser_stream", []))
+    specs = selection.from_args(args, limits)
     if not specs:
         raise ValueError("name a parser: --parser NAME, --parser-cmd CMD, --parser-persistent CMD "
                          "or --parser-stream CMD")

@@ -19,10 +19,10 @@ from harness.expectations import expectation_for
 from harness.isolation import Limits
 from harness.outcomes import CaseResult
 from harness.runner import Target, run_case
+from harness.selection import PLUGIN, ParserSpec
 
 from .expand import mutants_of, seed_windows
 from .inline import ORACLE_PLUGIN, Replay, WindowDecodes, mutant_expectation, oracle_hello, oracle_reply
-from .parsers import PLUGIN, ParserSpec
 
 CASE, MUTANT, BATCH = "case", "mutant", "batch"
 DEFAULT_BATCH = 50  # mutants built and checked together

@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from harness.isolation import Limits
+from harness.selection import ParserSpec
 
 from .execute import DEFAULT_BATCH, Item, check, expand
 from .inputs import DEFAULT_INLINE_MAX, cases_frame
-from .parsers import ParserSpec
 
 RESULTS = "results"
 RUN_FILE = "run.json"

@@ -13,10 +13,10 @@ from harness.corpus import Case, discover
 from harness.isolation import Limits
 from harness.outcomes import CaseResult
 from harness.runner import run
+from harness.selection import ParserSpec
 
 from .execute import binlog_version, finish
 from .expand import mutants
-from .parsers import ParserSpec
 
 
 @dataclass

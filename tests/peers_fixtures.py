@@ -1,5 +1,6 @@
-"""The Node peers installed for a test run: `peers install` into this run's own cache (never a
-cache an earlier run left). Shared by the Node peer tests and the stream runner tests."""
+"""The Node parsers built for a test run: `peers install` (harness/parsers/builds.py) into this
+run's own cache (never a cache an earlier run left). Shared by the Node parser tests and the
+stream fuzz tests."""
 from __future__ import annotations
 
 import shutil
@@ -7,19 +8,22 @@ from collections.abc import Iterator
 
 import pytest
 
-from harness import peers
+from harness.parsers.builds import READY, build_all, runtime_entries, state_of
 from tests.server_fixtures import missing
+
+NODE_PARSERS = tuple(p.name for p in runtime_entries() if p.runtime == "node")
 
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """The pinned packages, installed by `peers install` into this run's own cache."""
+    """The pinned packages of every Node parser, built by `peers install` into this run's own cache."""
     if shutil.which("node") is None or shutil.which("npm") is None:
-        missing("node/npm not on PATH (install Node.js >= 20)")
+        missing("node/npm not on PATH (install Node.js >= 20: python -m harness setup)")
     mp = pytest.MonkeyPatch()
     mp.setenv("BINLOG_CONFORMANCE_CACHE", str(tmp_path_factory.mktemp("peers-cache")))
     lines: list[str] = []
-    peers.install(lines.append)
-    assert peers.is_installed() and any("installed in" in ln for ln in lines)
+    assert build_all(lines.append, names=NODE_PARSERS) == []
+    assert [state_of(p).state for p in runtime_entries(NODE_PARSERS)] == [READY] * len(NODE_PARSERS)
+    assert sum("built in" in ln for ln in lines) == len(NODE_PARSERS)
     yield
     mp.undo()

@@ -14,7 +14,8 @@ import pytest
 
 from harness.fuzz import findings as F
 from harness.fuzz.mutate_engine import Settings, run
-from harness.fuzz.outcome import differential_parse, oracle_parse, plugin_parse
+from harness.fuzz.outcome import oracle_parse
+from harness.fuzz.targets import differential_parse, plugin_parse
 from harness.fuzz.seeds import load_seeds
 from harness.fuzz.stream_target import NOT_SERVED, as_streamed, served_frames
 from tests.peers_fixtures import installed  # noqa: F401 (a fixture)

@@ -15,13 +15,16 @@ import pytest
 
 from generators.profiles import LOCAL_PROFILES
 from generators.server import Server, running_server
-from harness import peers
+from harness.isolation import Limits
+from harness.parsers.registry import BY_NAME
+from harness.plugins import launch
 from harness.plugins.base import ParseError, Unsupported
-from harness.plugins.node_peers import NodePeerParser
-from harness.plugins.protocol import StreamSource
-from harness.plugins.registry import load
+from harness.plugins.persistent import PersistentTestee
+from harness.plugins.protocol import ERROR, EVENTS, SKIPPED, StreamSource
+from harness.runtimes import folder_of, runtime_of
+from harness.runtimes.base import INSTALL_COMMAND
 from oracle.values import plain
-from tests.peers_fixtures import installed  # noqa: F401 (a fixture)
+from tests.peers_fixtures import NODE_PARSERS, installed  # noqa: F401 (a fixture)
 from tests.server_fixtures import require_image
 
 pytestmark = pytest.mark.server
@@ -91,11 +94,56 @@ def workload(installed: None) -> Iterator[tuple[Server, dict[str, Any]]]:
                        "end_file": end["File"], "end_position": int(end["Position"] or 0)}
 
 
+# One adapter process per parser for the whole module, as a conformance run starts it: every
+# stream of these tests goes to the same process (_stream checks that it never restarted).
+_TESTEES: dict[str, PersistentTestee] = {}
+_FIRST_PID: dict[str, int] = {}
+
+
+def _testee(name: str) -> PersistentTestee:
+    if name not in _TESTEES:
+        testee = launch.named(name, Limits(90))
+        assert isinstance(testee, PersistentTestee), testee.hello()
+        hello = testee.hello()
+        assert hello is not None and hello.unavailable is None and hello.name == name
+        _TESTEES[name] = testee
+    return _TESTEES[name]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _close_testees() -> Iterator[None]:
+    yield
+    for testee in _TESTEES.values():
+        testee.close()
+    _TESTEES.clear()
+    _FIRST_PID.clear()
+
+
+def _events(testee: Any, request: dict[str, Any]) -> list[dict[str, Any]]:
+    """A stream's events; a clean client error as ParseError, a skip as Unsupported."""
+    reply = testee.parse("", StreamSource.from_json(request))
+    if reply.status == EVENTS:
+        return reply.events
+    if reply.status == ERROR and reply.error is not None:
+        raise ParseError(reply.error.kind, reply.error.message, reply.error.offset, reply.events)
+    if reply.status == SKIPPED:
+        raise Unsupported(reply.detail)
+    raise AssertionError(f"{reply.status}: {reply.detail} {reply.log[-2000:]}")
+
+
 def _stream(name: str, request: dict[str, Any]) -> list[dict[str, Any]]:
-    plugin = load(name)
-    assert isinstance(plugin, NodePeerParser)
-    assert plugin.unavailable_reason() is None
-    return plugin.parse_stream(StreamSource.from_json(request), timeout=90)
+    testee = _testee(name)
+    try:
+        return _events(testee, request)
+    finally:
+        assert testee._proc is not None, "the adapter died or was restarted"
+        pid = _FIRST_PID.setdefault(name, testee._proc.proc.pid)
+        assert testee._proc.proc.pid == pid, "the adapter was restarted"
+
+
+def _build_dir(name: str):
+    entry = BY_NAME[name]
+    return runtime_of(entry).build_dir(folder_of(entry))
 
 
 def _images(event: dict[str, Any]) -> list[list[Any]]:
@@ -156,19 +204,22 @@ def test_zongji_cannot_log_in_to_mysql_9(workload: tuple[Server, dict[str, Any]]
     assert err.value.kind == "ER_NOT_SUPPORTED_AUTH_MODE" and err.value.events == []
 
 
-def test_every_peer_is_listed_and_declines_files(installed: None, tmp_path) -> None:
-    for name in peers.PEERS:
-        plugin = load(name)
-        assert plugin.name == name and plugin.version == peers.pinned_version(plugin.peer.package)
-        with pytest.raises(Unsupported):
-            plugin.parse(str(tmp_path / "any.bin"))
+def test_every_peer_says_its_pinned_version_and_declines_files(installed: None, tmp_path) -> None:
+    for name in NODE_PARSERS:
+        entry = BY_NAME[name]
+        testee = _testee(name)
+        hello = testee.hello()
+        assert hello.version == runtime_of(entry).pinned_version(folder_of(entry), entry.library)
+        assert hello.transport == "stream"
+        reply = testee.parse(str(tmp_path / "any.bin"))  # no stream fields: declined
+        assert reply.status == SKIPPED and "reads from a primary" in reply.detail
 
 
-def test_a_peer_without_its_package_says_how_to_install(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_peer_without_its_build_says_how_to_install(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("BINLOG_CONFORMANCE_CACHE", str(tmp_path))
-    plugin = load("zongji-vlasky")
-    reason = plugin.unavailable_reason()
-    assert reason is not None and peers.INSTALL_COMMAND in reason
+    hello = launch.named("zongji-vlasky", Limits()).hello()
+    assert hello is not None and hello.name == "zongji-vlasky" and hello.version == "0.9.0"
+    assert hello.unavailable is not None and hello.unavailable.endswith(INSTALL_COMMAND)
 
 
 @pytest.fixture(scope="module")
@@ -250,11 +301,10 @@ def test_zongji_family_headers_and_bodies_equal_the_oracle(name: str, workload: 
     path = server.copy_binlogs(tmp_path, [request["file"]])[0]
     expected = [e.to_json() for e in decode_file(path)
                 if request["start_position"] <= e.position < request["end_position"]]
-    plugin = load(name)
-    caps = plugin.capabilities
+    caps = _testee(name).hello().capabilities
     no_rows = Capabilities(caps.header, {t: frozenset(f) - {"rows"} if f != "*" else f
                                          for t, f in caps.bodies.items()}, caps.every_event, caps.partial_events)
-    actual = plugin.parse_stream(StreamSource.from_json(request), timeout=90)
+    actual = _stream(name, request)
     assert len(actual) >= 10  # DDL, BEGIN, rows, XID of four transactions
     diffs = [str(d) for d in compare_events(expected, actual, no_rows)]
     assert not diffs, "\n".join(diffs[:12])
@@ -356,20 +406,16 @@ def test_adapter_protocols_persistent_and_one_shot(workload: tuple[Server, dict[
     import json
     import subprocess
 
-    from harness.plugins.node_peers import _adapter_env
-
     _, request = workload
-    peer = peers.PEERS["zongji-vlasky"]
+    argv = runtime_of(BY_NAME["zongji-vlasky"]).command(_build_dir("zongji-vlasky"))
     lines = "".join(json.dumps({"type": "parse", "id": i, **request}) + "\n" for i in (7, 8))
-    proc = subprocess.run(["node", str(peer.script)], input=lines, capture_output=True, text=True,
-                          timeout=120, env=_adapter_env())
+    proc = subprocess.run([*argv, "stream"], input=lines, capture_output=True, text=True, timeout=120)
     hello, *replies = [json.loads(ln) for ln in proc.stdout.split("\n") if ln.strip()]
     assert proc.returncode == 0 and hello["type"] == "hello" and hello["unavailable"] is None
     assert [r["id"] for r in replies] == [7, 8] and replies[0]["events"] == replies[1]["events"]
     flags = [f"--{k.replace('_', '-')}={v}" for k, v in request.items()]
     flags = [part for f in flags for part in f.split("=", 1)]
-    one = subprocess.run(["node", str(peer.script), *flags], capture_output=True, text=True, timeout=120,
-                         env=_adapter_env())
+    one = subprocess.run([*argv, *flags], capture_output=True, text=True, timeout=120)
     assert one.returncode == 0, one.stderr
     assert [json.loads(ln) for ln in one.stdout.split("\n") if ln.strip()] == replies[0]["events"]
 
@@ -436,18 +482,21 @@ def test_go_mysql_family_rows_that_come_with_connect_ok(name: str, mariadb_workl
     Node busy for a moment after create(), the library alone reports none of the written rows;
     the adapter, which holds what the library emits until it listens, reports them all."""
     import json
+    import os
     import subprocess
-
-    from harness.plugins.node_peers import _adapter_env
 
     preload = tmp_path / "busy_after_spawn.js"
     preload.write_text(BUSY_AFTER_SPAWN)
     monkeypatch.setenv("NODE_OPTIONS", f"-r {preload}")
-    env = {**_adapter_env(), "PKG_DIR": str(peers.node_modules() / peers.PEERS[name].package)}
+    env = {**os.environ, "PKG_DIR": str(_build_dir(name) / "node_modules" / BY_NAME[name].library)}
     alone = subprocess.run(["node", "-e", README_USE, json.dumps(mariadb_workload)], capture_output=True,
                            text=True, timeout=60, env=env)
     assert alone.returncode == 0, alone.stderr
     assert alone.stdout == "0"  # the one written rows event was emitted before anyone listened
-    events = _rows_events(_stream(name, mariadb_workload))
+    busy = launch.named(name, Limits(90))  # its own process, started with NODE_OPTIONS set
+    try:
+        events = _rows_events(_events(busy, mariadb_workload))
+    finally:
+        busy.close()
     assert len(events) == 1, f"{len(events)} rows events reported"
     assert [[_by_name(r)[c] for c in ("id", "f", "vc")] for r in events[0]["body"]["rows"]] == MARIADB_ROWS[name]

@@ -21,7 +21,7 @@ from harness.isolation import Limits
 from harness.mutations import CATALOGUE
 from spark_checks import cli, job, regression
 from spark_checks.expand import MUTANT_MARK, mutants
-from spark_checks.parsers import resolve
+from harness.selection import resolve
 from spark_checks.reference import single_process
 from tests.external import ROOT as EXTERNAL
 

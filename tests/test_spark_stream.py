@@ -11,7 +11,7 @@ import pytest
 
 from harness.isolation import Limits
 from spark_checks import cli, job
-from spark_checks.parsers import STREAM_COMMAND, resolve
+from harness.selection import STREAM_COMMAND, resolve
 from spark_checks.reference import single_process
 from tests.test_spark import _spark_or_skip
 

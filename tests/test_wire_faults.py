@@ -200,7 +200,7 @@ def _assert_measured(client, work_dir: Path) -> None:
 @pytest.mark.server
 def test_python_mysql_replication_under_every_fault(work_dir: Path) -> None:
     name = "python-mysql-replication"
-    _assert_measured(StreamParser(Target(name, launch.python_plugin(name, Limits(LIMIT))), resumes=True), work_dir)
+    _assert_measured(StreamParser(Target(name, launch.named(name, Limits(LIMIT))), resumes=True), work_dir)
 
 
 @pytest.mark.server
@@ -212,7 +212,7 @@ def test_mysqlbinlog_raw_under_every_fault(work_dir: Path) -> None:
 @pytest.mark.server
 def test_zongji_vlasky_under_every_fault(installed: None, work_dir: Path) -> None:
     name = "zongji-vlasky"
-    _assert_measured(StreamParser(Target(name, launch.python_plugin(name, Limits(LIMIT)))), work_dir)
+    _assert_measured(StreamParser(Target(name, launch.named(name, Limits(LIMIT)))), work_dir)
 
 
 def test_verdicts_tell_invented_rows_from_a_clean_failure_a_loss_and_a_hang() -> None:

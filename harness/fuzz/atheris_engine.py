@@ -45,7 +45,7 @@ MAX_BASES = 512  # outcomes of mutator inputs kept (the corpus units libFuzzer p
 @dataclass(frozen=True)
 class AtherisSettings:
     target: str = "harness.fuzz.outcome:oracle_parse"  # module:function, a Parse callable
-    parser: str | None = None  # or an in-process harness parser plugin (outcome.plugin_parse)
+    parser: str | None = None  # or an in-process harness parser plugin (targets.plugin_parse)
     instrument: tuple[str, ...] = ("oracle",)
     runs: int = 0  # 0: until max_time
     max_time: int = 60
@@ -182,7 +182,7 @@ class Session:
 
         from . import findings as F
         if config.get("parser"):
-            from .outcome import differential_parse, plugin_parse
+            from .targets import differential_parse, plugin_parse
             self.parse = (differential_parse if config.get("differential") else plugin_parse)(config["parser"])
         else:
             mod, fn = config["target"].split(":")

@@ -23,24 +23,26 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
+from harness import selection
+
 from .seeds import DEFAULT_MAX_BYTES, DEFAULT_WINDOWS, default_seed_dirs, load_seeds
 
 ENGINES = ("mutate", "hypothesis", "atheris")
 DEFAULT_COUNT = {"mutate": 10000, "hypothesis": 200, "atheris": 0}
 DEFAULT_SECONDS = 60  # atheris, when neither --seconds nor --count is given
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+FUZZ_KINDS = (selection.PLUGIN, selection.STREAM_COMMAND)  # one parser each
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("engine_alias", nargs="?", choices=ENGINES, metavar="ENGINE",
                    help="the same as --engine (the older subcommand form)")
     p.add_argument("--engine", choices=ENGINES, default=None, help="default: mutate")
-    p.add_argument("--parser", default=None, metavar="NAME",
-                   help="a harness parser plugin (python -m harness list); default: the oracle in-process. "
-                        "A stream plugin (python-mysql-replication, the Node peers) is served every input "
-                        "by the harness's primary (harness/fuzz/stream_target.py)")
-    p.add_argument("--parser-stream", default=None, metavar="CMD",
-                   help="a one-shot stream command (docs/plugin-contract.md), served every input by the primary")
+    selection.add_flags(p, FUZZ_KINDS, repeat=False, extra_help={
+        selection.PLUGIN: "; default: the oracle in-process. A stream parser is served every input by "
+                          "the harness's primary (harness/fuzz/stream_target.py); a runtime parser's "
+                          "adapter starts once per parsing process",
+        selection.STREAM_COMMAND: ", served every input by the primary"})
     bound = p.add_mutually_exclusive_group()
     bound.add_argument("--seconds", type=float, default=None, help="run for this long")
     bound.add_argument("--count", type=int, default=None,
@@ -92,15 +94,20 @@ def run(args: argparse.Namespace) -> int:
         if args.parser:
             print("error: --parser and --parser-stream name one parser each: give one", file=sys.stderr)
             return EXIT_USAGE
-        from .stream_target import COMMAND_PREFIX
-        args.parser = COMMAND_PREFIX + args.parser_stream  # a spec outcome._plugin_parse knows
+        from .testee_target import COMMAND_PREFIX
+        args.parser = COMMAND_PREFIX + args.parser_stream  # a spec targets._plugin_parse knows
     if args.differential and not args.parser:
         print("error: --differential compares a --parser with the oracle: name one", file=sys.stderr)
         return EXIT_USAGE
+    from .testee_target import ParserUnavailable
     started = time.monotonic()
-    summary = ENGINE_RUNNERS[engine](args)
+    try:
+        summary = ENGINE_RUNNERS[engine](args)
+    except ParserUnavailable as e:  # not built, a tool missing: said with the command that provides it
+        print(f"error: {e}", file=sys.stderr)
+        return EXIT_USAGE
     summary.setdefault("elapsed_s", round(time.monotonic() - started, 1))
-    from .stream_target import transport_of
+    from .testee_target import transport_of
     summary.setdefault("transport", transport_of(args.parser))
     _note_transport(args.out, summary["transport"])
     if args.json:
@@ -156,7 +163,8 @@ def _plugin(args: argparse.Namespace) -> str | None:
 
 
 def _parse(args: argparse.Namespace) -> Callable:
-    from .outcome import differential_parse, oracle_parse, plugin_parse
+    from .outcome import oracle_parse
+    from .targets import differential_parse, plugin_parse
     plugin = _plugin(args)
     if plugin:
         return differential_parse(plugin) if args.differential else plugin_parse(plugin)
@@ -170,7 +178,8 @@ def _seeds(args: argparse.Namespace):
     seeds = load_seeds(args.seeds if args.seeds is not None else default_seed_dirs(),
                        args.max_seed_bytes, args.windows)
     from .stream_frames import streamable_seeds
-    from .stream_target import STREAM, transport_of
+    from .stream_target import STREAM
+    from .testee_target import transport_of
     if transport_of(args.parser) == STREAM:
         seeds = streamable_seeds(seeds, lambda line: print(line, file=sys.stderr, flush=True))
     return seeds
@@ -225,12 +234,17 @@ def _atheris(args: argparse.Namespace) -> dict[str, Any]:
                           f"{gained if gained is not None else '?'} new), {s.get('new_units') or 0} new units"}
 
 
+# The package a Python library of the registry decodes in (its PyPI name -> its import name).
+DECODING_PACKAGE = {"mysql-replication": "pymysqlreplication"}
+
+
 def _instrumented(parser: str | None) -> tuple[str, ...]:
     """Coverage comes from the Python code that decodes: the oracle always (a differential run
     and the oracle plugin use it), and the plugin's own library when it is Python."""
-    extra = {"python-mysql-replication-file": ("pymysqlreplication",),
-             "python-mysql-replication": ("pymysqlreplication",)}
-    return ("oracle", *extra.get(parser or "", ()))
+    from harness.parsers.registry import BY_NAME
+    entry = BY_NAME.get(parser or "")
+    own = DECODING_PACKAGE.get(entry.library) if entry is not None and entry.in_process else None
+    return ("oracle", *((own,) if own else ()))
 
 
 ENGINE_RUNNERS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {

@@ -3,7 +3,7 @@ MySQL 5.6 / 5.7 / 8.0 / 9.x and MariaDB 10.5 / 10.11 / 11.x profiles), each chec
 
 - the oracle decodes it, without error, to the values it was built from (else `wrong-value`);
 - a parser under test (any harness plugin) agrees with the oracle on it, or rejects it cleanly
-  (the differential judgement of outcome.differential_parse; else `differential`). A clean
+  (the differential judgement of targets.differential_parse; else `differential`). A clean
   rejection of a valid file is allowed here (a parser may not support a feature): the summary
   counts them by error kind under "rejections".
 
@@ -133,7 +133,7 @@ def run(settings: HypothesisSettings, progress: Callable[[str], None] | None = N
 
     from generators.strategies import built_binlogs
 
-    from .outcome import differential_parse
+    from .targets import differential_parse
     s = settings
     if parse is None and s.parser and s.parser != "oracle":
         parse = differential_parse(s.parser)

@@ -61,6 +61,18 @@ def oracle_decode(data: bytes, head: Sequence[dict[str, Any]] = (), **how: Any) 
     return out
 
 
+def plugin_outcome(parse: Callable[[Any], Any], arg: Any) -> Outcome:
+    """An in-process plugin's parse (of a path) or parse_stream (of a StreamSource) as an Outcome:
+    ParseError and Unsupported are clean outcomes; anything else escapes (a crash)."""
+    from harness.plugins.base import ParseError, Unsupported
+    try:
+        return Outcome(list(parse(arg)))
+    except ParseError as e:
+        return Outcome(list(e.events), e.kind, e.offset)
+    except Unsupported:
+        return Outcome([], "Unsupported", None)
+
+
 def _without(event: dict[str, Any], keys: frozenset[str]) -> dict[str, Any]:
     rest = {k: v for k, v in event.items() if k not in keys}
     if "checksum" in rest:  # a recomputed CRC is a repair, not a change
@@ -117,67 +129,6 @@ def _accept_violation(m: Mutation, seed: Outcome, got: Outcome) -> str | None:
         elif a != b:
             return f"event {j} changed; only event {m.event_index} should"
     return None
-
-
-def plugin_parse(spec: str) -> Parse:
-    return _plugin_parse(spec)[0]
-
-
-def _plugin_parse(spec: str) -> tuple[Parse, Any]:
-    """A Parse over an in-process parser plugin of the harness (harness/plugins: a built-in name,
-    an entry point, or module:attribute). Plugins read paths, so each input goes through a
-    temporary file in /dev/shm when there is one. ParseError and Unsupported are clean outcomes;
-    anything else escapes, as the engines expect of a crash."""
-    import os
-    import tempfile
-
-    from harness.plugins.base import ParseError, Unsupported
-    from harness.plugins.registry import load
-
-    from . import stream_target
-    if spec.startswith(stream_target.COMMAND_PREFIX):  # --parser-stream CMD
-        return stream_target.command_parse(spec[len(stream_target.COMMAND_PREFIX):])
-    plugin = load(spec)
-    reason = plugin.unavailable_reason()
-    if reason:
-        raise RuntimeError(f"parser {spec} is unavailable here: {reason}")
-    if getattr(plugin, "transport", "file") == stream_target.STREAM:  # served by the primary
-        return stream_target.plugin_parse(plugin), plugin
-    tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
-
-    def parse(data: bytes) -> Outcome:
-        fd, path = tempfile.mkstemp(prefix="binlog-fuzz-", dir=tmp_dir)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            return Outcome(list(plugin.parse(path)))
-        except ParseError as e:
-            return Outcome(list(e.events), e.kind, e.offset)
-        except Unsupported:
-            return Outcome([], "Unsupported", None)
-        finally:
-            os.unlink(path)
-    return parse, plugin
-
-
-def differential_parse(spec: str) -> Parse:
-    """A Parse over a plugin that also decodes each input with the oracle and sets
-    `disagreement` when the two differ, judged as the conformance runner judges a case
-    (harness/classify.py over harness/compare.py): the outcome class (a rejection where the
-    oracle accepts, an acceptance where it rejects an event the parser claims to decode), and,
-    where both decode, every canonical field within the parser's declared capabilities.
-    A parser that declines the input (Unsupported) is not compared."""
-    parse, plugin = _plugin_parse(spec)
-    caps = plugin.capabilities
-    reference = getattr(parse, "reference", oracle_parse)  # a stream parse's: the events as sent
-    compared = getattr(parse, "compared", lambda o: o)  # ... and what it reported of them
-
-    def both(data: bytes) -> Outcome:
-        got = parse(data)
-        if got.error_kind != "Unsupported" and got.disagreement is None:
-            got.disagreement, got.disagreement_key = disagreement(reference(data), compared(got), caps)
-        return got
-    return both
 
 
 _INDEX = re.compile(r"\[\d+\]")

@@ -26,8 +26,9 @@ from typing import Any, Callable
 from harness.mutations import Binlog
 
 from . import findings as F
-from .outcome import Parse, differential_parse, oracle_parse
-from .stream_target import transport_of
+from .outcome import Parse, oracle_parse
+from .targets import differential_parse
+from .testee_target import transport_of
 
 BINLOG = "binlog"
 DEFAULT_OUT = Path(__file__).resolve().parents[2] / "corpus" / "findings"

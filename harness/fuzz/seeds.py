@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Iterable
 
 from harness.mutations import Binlog
+from harness.packaged import PROJECT_ROOT, corpus_dir
 from oracle.event_types import EventType as T
 from oracle.framing import MAGIC
 
@@ -80,7 +81,8 @@ def load_seeds(dirs: Iterable[str | os.PathLike[str]], max_bytes: int = DEFAULT_
 
 
 def default_seed_dirs(project: Path | None = None) -> list[Path]:
-    """corpus/ and ../shared/external-binlogs (or $EXTERNAL_BINLOGS) relative to the project."""
-    root = project or Path(__file__).resolve().parents[2]
+    """The corpus (the checkout's, or the installed package's) and ../shared/external-binlogs
+    (or $EXTERNAL_BINLOGS) beside the project."""
+    root = project or PROJECT_ROOT
     external = Path(os.environ.get("EXTERNAL_BINLOGS", root.parent / "shared" / "external-binlogs"))
-    return [root / "corpus", external]
+    return [root / "corpus" if project else corpus_dir(), external]

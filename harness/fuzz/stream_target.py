@@ -40,7 +40,7 @@ import threading
 from pathlib import Path
 from typing import Any, Callable
 
-from .outcome import Outcome, Parse, oracle_parse
+from .outcome import Outcome, Parse, oracle_parse, plugin_outcome
 from .stream_frames import (
     LOG_EVENT_ARTIFICIAL_F,
     UNREPORTED,
@@ -55,23 +55,8 @@ from .stream_frames import (
 
 STREAM = "stream"
 SERVED_NAME = "binlog.000001"
-COMMAND_PREFIX = "stream-cmd:"  # a fuzz --parser spec naming a one-shot stream command
 NOT_SERVED = "NotServed"
 DIR_PREFIX = "binlog-fuzz-stream-"
-
-
-def transport_of(spec: str | None) -> str:
-    """How the parser a fuzz --parser names gets each input: "stream" or "file" (the class's
-    `transport`, read without starting the parser)."""
-    if not spec or spec == "oracle":
-        return "file"
-    if spec.startswith(COMMAND_PREFIX):
-        return STREAM
-    from harness.plugins.registry import PluginNotFound, _resolve, known
-    try:
-        return getattr(_resolve(known().get(spec) or spec), "transport", "file")
-    except (PluginNotFound, ImportError, AttributeError, ValueError):
-        return "file"
 
 
 def _sweep(root: Path) -> None:
@@ -192,7 +177,7 @@ def reference(data: bytes) -> Outcome:
     return ref
 
 
-def _serving_parse(run: Callable[[Any], Outcome], caps: Any) -> Parse:
+def serving_parse(run: Callable[[Any], Outcome], caps: Any) -> Parse:
     """A Parse that serves each input and hands the StreamSource to `run`."""
     primary = MutantPrimary()
 
@@ -211,44 +196,4 @@ def _serving_parse(run: Callable[[Any], Outcome], caps: Any) -> Parse:
 
 def plugin_parse(plugin: Any) -> Parse:
     """A Parse over an in-process stream plugin (parse_stream(source)): its process stays."""
-    from harness.plugins.base import ParseError, Unsupported
-
-    def run(source: Any) -> Outcome:
-        try:
-            return Outcome(list(plugin.parse_stream(source)))
-        except ParseError as e:
-            return Outcome(list(e.events), e.kind, e.offset)
-        except Unsupported:
-            return Outcome([], "Unsupported", None)
-    return _serving_parse(run, plugin.capabilities)
-
-
-class TesteeCrash(Exception):
-    """A one-shot stream command died or broke the contract (harness/plugins/oneshot.py)."""
-
-
-def command_parse(command: str, timeout: float = 600.0, memory_mb: int = 4096) -> tuple[Parse, Any]:
-    """(Parse, its Hello) for `--parser-stream CMD`: the command is run once per input with the
-    StreamSource as flags, under the harness's isolation. Its own time limit is a backstop: the
-    engines' per-input timer decides what is a hang."""
-    from harness.isolation import Limits
-    from harness.plugins import launch
-    from harness.plugins.protocol import CRASH, ERROR, EVENTS, SKIPPED, TIMEOUT
-
-    testee = launch.stream_command(command, Limits(timeout, memory_mb))
-    hello = testee.hello()
-    if hello.unavailable:
-        raise RuntimeError(f"stream command {command!r} is unavailable here: {hello.unavailable}")
-
-    def run(source: Any) -> Outcome:
-        reply = testee.parse(SERVED_NAME, source)
-        if reply.status == EVENTS:
-            return Outcome(list(reply.events))
-        if reply.status == ERROR and reply.error is not None:
-            return Outcome(list(reply.events), reply.error.kind, reply.error.offset)
-        if reply.status == SKIPPED:
-            return Outcome([], "Unsupported", None)
-        if reply.status in (CRASH, TIMEOUT):
-            raise TesteeCrash(f"{reply.status}: {reply.detail}")
-        raise RuntimeError(f"stream command {command!r}: {reply.status}: {reply.detail}")
-    return _serving_parse(run, hello.capabilities), hello
+    return serving_parse(lambda source: plugin_outcome(plugin.parse_stream, source), plugin.capabilities)

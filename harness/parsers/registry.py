@@ -43,18 +43,14 @@ PARSERS: tuple[BuiltinParser, ...] = (
                   "harness.plugins.pymysqlreplication_stream:PyMysqlReplicationStreamParser"),
     BuiltinParser("python-mysql-replication-file", "Python", "mysql-replication", FILE, "python",
                   "harness.plugins.pymysqlreplication_plugin:PyMysqlReplicationFileParser"),
-    # The Node parsers still run through harness/plugins/node_peers.py and harness/peers/ until
-    # they move into harness/parsers/<name>/ under the node runtime.
-    BuiltinParser("zongji-vlasky", "JavaScript", "@vlasky/zongji", STREAM, "python",
-                  "harness.plugins.node_peers:ZongjiVlaskyParser"),
-    BuiltinParser("zongji-powersync", "JavaScript", "@powersync/mysql-zongji", STREAM, "python",
-                  "harness.plugins.node_peers:ZongjiPowersyncParser"),
-    BuiltinParser("zongji", "JavaScript", "zongji", STREAM, "python",
-                  "harness.plugins.node_peers:ZongjiParser"),
-    BuiltinParser("go-mysql-js", "JavaScript", "go-mysql-js", STREAM, "python",
-                  "harness.plugins.node_peers:GoMysqlJsParser"),
-    BuiltinParser("go-mysql-binlog-node", "JavaScript", "@solashi/go-mysql-binlog-node", STREAM, "python",
-                  "harness.plugins.node_peers:GoMysqlBinlogNodeParser"),
+    BuiltinParser("zongji-vlasky", "JavaScript", "@vlasky/zongji", STREAM, "node", "zongji-vlasky"),
+    BuiltinParser("zongji-powersync", "JavaScript", "@powersync/mysql-zongji", STREAM, "node", "zongji-powersync"),
+    BuiltinParser("zongji", "JavaScript", "zongji", STREAM, "node", "zongji"),
+    BuiltinParser("go-mysql-js", "JavaScript", "go-mysql-js", STREAM, "node", "go-mysql-js"),
+    BuiltinParser("go-mysql-binlog-node", "JavaScript", "@solashi/go-mysql-binlog-node", STREAM, "node",
+                  "go-mysql-binlog-node"),
+    BuiltinParser("go-mysql", "Go", "github.com/go-mysql-org/go-mysql", STREAM, "go", "go-mysql"),
+    BuiltinParser("go-mysql-file", "Go", "github.com/go-mysql-org/go-mysql", FILE, "go", "go-mysql"),
 )
 
 BY_NAME: dict[str, BuiltinParser] = {p.name: p for p in PARSERS}

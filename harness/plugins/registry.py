@@ -6,22 +6,14 @@ import importlib
 from importlib.metadata import entry_points
 from typing import Any
 
+from ..parsers.registry import BY_NAME, PARSERS
 from .base import Parser
 
 ENTRY_POINT_GROUP = "binlog_conformance.parsers"
 
-BUILTINS = {
-    "oracle": "harness.plugins.oracle_plugin:OracleParser",
-    "mysqlbinlog": "harness.plugins.mysqlbinlog:MysqlbinlogParser",
-    "mariadb-binlog": "harness.plugins.mariadb_binlog:MariadbBinlogParser",
-    "python-mysql-replication": "harness.plugins.pymysqlreplication_stream:PyMysqlReplicationStreamParser",
-    "python-mysql-replication-file": "harness.plugins.pymysqlreplication_plugin:PyMysqlReplicationFileParser",
-    "zongji-vlasky": "harness.plugins.node_peers:ZongjiVlaskyParser",
-    "zongji-powersync": "harness.plugins.node_peers:ZongjiPowersyncParser",
-    "zongji": "harness.plugins.node_peers:ZongjiParser",
-    "go-mysql-js": "harness.plugins.node_peers:GoMysqlJsParser",
-    "go-mysql-binlog-node": "harness.plugins.node_peers:GoMysqlBinlogNodeParser",
-}
+# The in-process built-ins, from the one registry (harness/parsers/registry.py); its runtime
+# parsers (node, jvm, ...) are started by harness/plugins/launch.py, not loaded here.
+BUILTINS = {p.name: p.target for p in PARSERS if p.in_process}
 
 
 class PluginNotFound(LookupError):
@@ -29,10 +21,12 @@ class PluginNotFound(LookupError):
 
 
 def known() -> dict[str, str]:
-    """name -> "module:attribute" for every plugin that can be named with --parser."""
+    """name -> "module:attribute" for every in-process plugin --parser can name (the registry's
+    Python parsers and the entry points of third-party plugins)."""
     names = dict(BUILTINS)
     for ep in entry_points(group=ENTRY_POINT_GROUP):
-        names.setdefault(ep.name, ep.value)
+        if ep.name not in BY_NAME:  # a registered name is the registry's, whatever an old install declared
+            names.setdefault(ep.name, ep.value)
     return names
 
 

@@ -63,6 +63,7 @@ class Runtime(abc.ABC):
     name: ClassVar[str]                  # "node", "jvm", "go", "rust"
     tools: ClassVar[tuple[str, ...]]     # executables that must be on PATH
     provide_tools: ClassVar[str]         # the command that installs them on Debian
+    required_files: ClassVar[tuple[str, ...]] = ()  # manifest, lock, adapter (checked by a test)
 
     def inputs(self, folder: Path) -> list[Path]:
         """The files whose bytes decide the build (manifest, lock, adapter sources); by default
@@ -93,6 +94,10 @@ class Runtime(abc.ABC):
             return tool
         if not self.is_built(folder):
             return f"{folder.name} is not built; provide it with: {INSTALL_COMMAND}"
+        return None
+
+    def pinned_version(self, folder: Path, library: str) -> str | None:
+        """The library's version as the folder's lock pins it (None: not known here)."""
         return None
 
     def build(self, folder: Path, say: Say, force: bool = False) -> Path:

@@ -10,7 +10,9 @@ from pathlib import Path
 from oracle.checksum import ChecksumAlg
 from oracle.framing import walk
 
-CORPUS = Path(__file__).resolve().parents[2] / "corpus"
+from ..packaged import corpus_dir
+
+CORPUS = corpus_dir()
 # MySQL 9.7, CRC32, 48 events of DDL and DML (rows of three kinds): small enough to trickle
 SMALL_BINLOG = CORPUS / "mysql-9.7" / "ddl_dml_basic--row" / "binlog.000001"
 QUERY_EVENT = 2

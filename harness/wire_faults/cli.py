@@ -9,25 +9,20 @@ import tempfile
 from pathlib import Path
 
 from ..isolation import Limits
-from ..plugins import launch
-from ..runner import Target
+from .. import selection
 from .binlogs import SMALL_BINLOG
 from .catalogue import BY_NAME, CATALOGUE
 from .run import Client, RawCopier, StreamParser, run, table
 
 EXIT_OK, EXIT_VIOLATION, EXIT_USAGE = 0, 1, 2
+STREAM_KINDS = (selection.PLUGIN, selection.STREAM_COMMAND)
 RAW_COPIERS = {"mysqlbinlog": ("binlog-mysql:9.7", "mysqlbinlog")}
 
 
 def _clients(args: argparse.Namespace, work_dir: Path) -> list[Client]:
     limits = Limits(args.timeout)
-    clients: list[Client] = []
-    for name in args.parser:
-        clients.append(StreamParser(Target(name, launch.python_plugin(name, limits)), name in args.resumes))
-    for cmd in args.parser_stream:
-        t = launch.stream_command(cmd, limits)
-        label = t.hello().name if t.hello() else cmd.split()[0]
-        clients.append(StreamParser(Target(label, t), label in args.resumes))
+    clients: list[Client] = [StreamParser(spec.target(limits), spec.label in args.resumes)
+                             for spec in selection.from_args(args, limits, STREAM_KINDS)]
     for name in args.raw_client:
         image, tool = RAW_COPIERS[name]
         clients.append(RawCopier(work_dir, args.timeout, image, tool))
@@ -58,9 +53,7 @@ def faults_command(args: argparse.Namespace) -> int:
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
     f = sub.add_parser("faults", help="run stream clients under the catalogue of wire faults (docs/wire-faults.md)")
-    f.add_argument("--parser", action="append", default=[], metavar="NAME", help="a stream parser plugin")
-    f.add_argument("--parser-stream", action="append", default=[], metavar="CMD",
-                   help="a one-shot stream parser command (as in conformance)")
+    selection.add_flags(f, STREAM_KINDS, extra_help={selection.PLUGIN: " (a stream parser)"})
     f.add_argument("--raw-client", action="append", default=[], choices=sorted(RAW_COPIERS),
                    help="a raw copier: TOOL --read-from-remote-server --raw, judged by its copy of the binlog")
     f.add_argument("--fault", action="append", default=[], metavar="F", help="only this fault (repeatable)")

@@ -1,7 +1,12 @@
-// Shared by the Node peer adapters: the persistent JSON-lines protocol of the harness
+// Shared by the Node adapters (harness/parsers/node-shared/, copied beside each adapter by
+// harness/runtimes/node.py): the persistent JSON-lines protocol of the harness
 // (docs/plugin-contract.md) with the stream fields of a parse request, loading a pinned npm
-// package from the install cache, and the canonical value rules of oracle/values.py.
+// package from the build's node_modules, and the canonical value rules of oracle/values.py.
 "use strict";
+// Row values are read in UTC (before any library loads); the packages sit in node_modules beside
+// this file, in the build directory `python -m harness peers install` made.
+process.env.TZ = "UTC";
+process.env.BINLOG_PEERS_MODULES = process.env.BINLOG_PEERS_MODULES || require("path").join(__dirname, "node_modules");
 const fs = require("fs");
 const path = require("path");
 const readline = require("readline");
@@ -150,7 +155,8 @@ async function serve(adapter) {
   }
   const hello = { type: "hello", protocol: 1, name: adapter.name, version: loaded ? loaded.version : "not installed",
                   capabilities: adapter.capabilities, unavailable, transport: "stream" };
-  const argv = process.argv.slice(2);
+  // `node adapter.js stream`: the launcher names the transport (the only one these have).
+  const argv = process.argv.slice(process.argv[2] === "stream" ? 3 : 2);
   if (argv.length) {
     process.exit(await oneShot(adapter, loaded, hello, argv, out));
   }

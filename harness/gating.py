@@ -1,0 +1,73 @@
+"""The end of a conformance run: each parser's results gated on its expected failures
+(harness/expected/<parser>.txt), the reports, and one summary line per parser. Shared by a run in
+one process (cli.py) and the side-by-side run of several (jobs.py)."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from . import expected_failures as xf
+from .outcomes import CaseResult
+from .reports import html, json_report, junit
+
+EXIT_OK, EXIT_UNEXPECTED, EXIT_USAGE = 0, 1, 2
+
+
+def expected_path(arg: str | None, label: str, n_targets: int) -> Path | None:
+    if arg is None:
+        return None
+    p = Path(arg)
+    if p.is_dir() or arg.endswith("/"):
+        return p / f"{label}.txt"
+    if n_targets > 1:
+        raise SystemExit("error: with several parsers, --expected-failures must be a directory of <parser>.txt")
+    return p
+
+
+def finish(args: argparse.Namespace, all_results: list[CaseResult], labels: list[str],
+           entries: dict[str, list], expected_paths: dict[str, Path | None], unavailable: dict[str, str]) -> int:
+    """Gate each parser's results on its expected failures (rewritten first under --fix), write
+    the reports the flags ask for, print one line per parser (and each unexpected or stale
+    entry); the run's exit status."""
+    by_parser = {label: [r for r in all_results if r.parser == label] for label in labels}
+    if args.fix:
+        for label, rs in by_parser.items():
+            if label in unavailable:
+                continue  # nothing is known about it here: its file stays as it is
+            path = expected_paths[label]
+            if path is None:
+                print("error: --fix needs --expected-failures", file=sys.stderr)
+                return EXIT_USAGE
+            n = xf.fix(path, rs, f"Expected conformance failures of {label}: <case id> <outcome> "
+                                 f"<message prefix>.\nRegenerate with: python -m harness conformance "
+                                 f"--parser {label} ... --fix")
+            print(f"{path}: {n} expected failures written", file=sys.stderr)
+        entries = {label: xf.load(expected_paths[label]) for label in by_parser}
+    gates = {label: xf.gate(rs, entries[label]) for label, rs in by_parser.items()}
+    if args.json:
+        json_report.write(Path(args.json), all_results, gates)
+    if args.junit:
+        junit.write(Path(args.junit), all_results, gates)
+    if args.html:
+        html.write(Path(args.html), all_results, gates)
+    ok = len(unavailable) < len(labels)
+    if not ok:
+        print("error: no parser can run here", file=sys.stderr)
+    for label, gate in gates.items():
+        if label in unavailable:
+            # Left out of the gate: its results say "unavailable", and the reason was printed
+            # with the command that provides it. --require-all (CI) makes it a failure.
+            ok = ok and not args.require_all
+            print(f"{label}: {len(by_parser[label])} cases not run here (unavailable)"
+                  + (": a failure under --require-all" if args.require_all else ""), file=sys.stderr)
+            continue
+        for r, why in gate.unexpected:
+            print(f"UNEXPECTED {label} {r.case}: {why}", file=sys.stderr)
+        for e in gate.stale:
+            print(f"STALE {label} {e.case}: expected-failure entry for a case that was not run "
+                  f"({expected_paths[label]}:{e.line})", file=sys.stderr)
+        ok = ok and gate.ok
+        print(f"{label}: {len(by_parser[label])} cases, {len(gate.expected)} expected failures, "
+              f"{len(gate.unexpected)} unexpected, {len(gate.stale)} stale", file=sys.stderr)
+    return EXIT_OK if ok else EXIT_UNEXPECTED

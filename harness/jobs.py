@@ -1,0 +1,162 @@
+"""`python -m harness conformance --jobs N`: every parser the flags name (`--builtin`: every
+parser of the registry) in a conformance process of its own, N side by side. A stream parser
+spends its time waiting on the wire (its primary, its idle timers), not on a core, so N above
+the core count pays. Each parser writes results, report.json, junit.xml, report.html and its
+log under OUT/<parser>/; at the end one combined report of all of them goes to OUT/ and one
+summary line per parser to stderr. Progress: a line as each parser starts and ends, and every
+PROGRESS_EVERY seconds the cases each running parser has done."""
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+from . import expected_failures as xf
+from . import gating, packaged, results
+from .corpus import Case
+from .outcomes import CaseResult, Outcome
+from .parsers.registry import BY_NAME, STREAM
+from .selection import FLAGS, PLUGIN, ParserSpec
+
+PROGRESS_EVERY = 30.0
+RESULTS, LOG = "results.jsonl", "log.txt"
+
+
+@dataclass
+class Job:
+    spec: ParserSpec
+    out: Path
+    proc: subprocess.Popen | None = None
+    log: IO[str] | None = None
+    started: float = 0.0
+    elapsed: float = 0.0
+    status: int | None = None
+    summary: list[str] = field(default_factory=list)
+
+    def done_cases(self) -> int:
+        path = self.out / RESULTS
+        try:
+            return path.read_bytes().count(b"\n") if path.exists() else 0
+        except OSError:
+            return 0
+
+
+def _child_argv(args: argparse.Namespace, job: Job) -> list[str]:
+    """The one-parser conformance run of a job, with the run's own settings."""
+    argv = [sys.executable, "-m", "harness", "conformance", FLAGS[job.spec.kind], job.spec.spec,
+            "--results", str(job.out / RESULTS), "--json", str(job.out / "report.json"),
+            "--junit", str(job.out / "junit.xml"), "--html", str(job.out / "report.html"),
+            "--timeout", str(args.timeout), "--memory-mb", str(args.memory_mb)]
+    for corpus in args.corpus or [str(packaged.corpus_dir())]:
+        argv += ["--corpus", corpus]
+    if args.expected_failures:
+        argv += ["--expected-failures", args.expected_failures]
+    argv += [flag for flag, on in (("--fix", args.fix), ("--resume", args.resume),
+                                   ("--require-all", args.require_all)) if on]
+    return argv
+
+
+def _start(args: argparse.Namespace, job: Job) -> None:
+    job.out.mkdir(parents=True, exist_ok=True)
+    job.log = open(job.out / LOG, "w", encoding="utf-8")
+    job.started = time.monotonic()
+    job.proc = subprocess.Popen(_child_argv(args, job), stdout=job.log, stderr=subprocess.STDOUT)
+
+
+def _end(job: Job) -> None:
+    assert job.proc is not None and job.log is not None
+    job.status = job.proc.wait()
+    job.elapsed = time.monotonic() - job.started
+    job.log.close()
+    lines = (job.out / LOG).read_text(errors="replace").splitlines()
+    job.summary = [ln for ln in lines if ln.startswith(("unavailable:", "error:", f"{job.spec.label}: "))]
+
+
+def _say(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def _drive(args: argparse.Namespace, jobs: list[Job], n_cases: int) -> None:
+    pending, running, finished = list(jobs), [], 0
+    last_progress = time.monotonic()
+    while pending or running:
+        while pending and len(running) < args.jobs:
+            job = pending.pop(0)
+            _start(args, job)
+            running.append(job)
+            _say(f"started {job.spec.label} ({len(running)} running, {len(pending)} waiting)")
+        for job in [j for j in running if j.proc is not None and j.proc.poll() is not None]:
+            running.remove(job)
+            _end(job)
+            finished += 1
+            tail = job.summary[-1] if job.summary else f"exit {job.status}"
+            _say(f"[{finished}/{len(jobs)}] {job.spec.label} done in {job.elapsed:.0f}s: {tail}")
+        if running and time.monotonic() - last_progress >= PROGRESS_EVERY:
+            last_progress = time.monotonic()
+            _say("running: " + ", ".join(f"{j.spec.label} {j.done_cases()}/{n_cases}" for j in running))
+        time.sleep(0.2)
+
+
+def _stop(jobs: list[Job]) -> None:
+    """Interrupted: each child keeps its results (SIGTERM ends a run like Ctrl-C)."""
+    for job in jobs:
+        if job.proc is not None and job.status is None:
+            job.proc.terminate()
+    for job in jobs:
+        if job.proc is not None and job.status is None:
+            job.proc.wait()
+
+
+def _waits_on_the_wire(spec: ParserSpec) -> bool:
+    """Stream parsers of the registry start first: they take longest (idle timers, the wire)."""
+    entry = BY_NAME.get(spec.spec) if spec.kind == PLUGIN else None
+    return entry is not None and entry.transport == STREAM
+
+
+def _unavailable(rs: list[CaseResult]) -> str | None:
+    """A parser none of whose cases could run: why (its results say it)."""
+    if rs and all(r.outcome is Outcome.UNAVAILABLE for r in rs):
+        return rs[0].message or "unavailable"
+    return None
+
+
+def run(args: argparse.Namespace, specs: list[ParserSpec], cases: list[Case]) -> int:
+    """Run the jobs, then gate and report all parsers together."""
+    out = Path(args.out)
+    jobs = [Job(spec, out / spec.label) for spec in sorted(specs, key=_waits_on_the_wire, reverse=True)]
+    start = time.monotonic()
+    _say(f"{len(jobs)} parsers x {len(cases)} cases, {args.jobs} side by side; per-parser output in {out}/<parser>/")
+    try:
+        _drive(args, jobs, len(cases))
+    except KeyboardInterrupt:
+        _stop(jobs)
+        _say(f"\ninterrupted: results kept in {out}/<parser>/{RESULTS}; rerun with --resume")
+        return 130
+    labels = [j.spec.label for j in jobs]
+    all_results = sorted((r for j in jobs for r in results.load(j.out / RESULTS)),
+                         key=lambda r: (r.parser, r.case))
+    expected_paths = {label: gating.expected_path(args.expected_failures, label, len(labels)) for label in labels}
+    try:
+        entries = {label: xf.load(p) for label, p in expected_paths.items()}
+    except xf.ExpectedFileError as e:
+        _say(f"error: {e}")
+        return gating.EXIT_USAGE
+    unavailable = {label: why for label in labels
+                   if (why := _unavailable([r for r in all_results if r.parser == label])) is not None}
+    combined = argparse.Namespace(**{**vars(args), "fix": False, "json": str(out / "report.json"),
+                                     "junit": str(out / "junit.xml"), "html": str(out / "report.html")})
+    for label, why in unavailable.items():
+        _say(f"unavailable: {label}: {why}")
+    status = gating.finish(combined, all_results, labels, entries, expected_paths, unavailable)
+    # A child's own verdict is the gate's above (1: unexpected or unavailable); any other exit,
+    # or a parser with fewer results than cases, is a run that broke: its log says how.
+    broken = [j.spec.label for j in jobs if j.status not in (gating.EXIT_OK, gating.EXIT_UNEXPECTED)
+              or sum(r.parser == j.spec.label for r in all_results) < len(cases)]
+    _say(f"{len(jobs)} parsers in {time.monotonic() - start:.0f}s"
+         + (f"; broken: {', '.join(broken)} (their {LOG} in {out}/<parser>/)" if broken else "")
+         + f"; combined report: {out / 'report.html'}")
+    return gating.EXIT_UNEXPECTED if broken else status

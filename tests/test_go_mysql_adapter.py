@@ -1,0 +1,72 @@
+"""The go-mysql adapter (harness/parsers/go-mysql) built by harness/runtimes/go.py into the cache
+and run through the persistent protocol: its hello, and both testees gated by their reviewed
+expected failures on cases that cover the mapping (temporal fsp and TIMESTAMP epochs, BIT/SET
+bit patterns, JSON text, MariaDB events, a compressed transaction, an expected failure)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from harness.runtimes.base import PARSERS_DIR, BuildError
+from harness.runtimes.go import RUNTIME
+
+from .server_fixtures import missing
+
+ROOT = Path(__file__).resolve().parent.parent
+CASES = ["corpus/mysql-9.7/temporal--row", "corpus/mysql-9.7/enum_set_bit--row",
+         "corpus/mysql-9.7/json--row", "corpus/mysql-9.7/ddl_dml_basic--row-compressed",
+         "corpus/mariadb-11.8/ddl_dml_basic--row", "corpus/mariadb-10.5/integers--row"]
+
+
+@pytest.fixture(scope="module")
+def adapter() -> list[str]:
+    reason = RUNTIME.missing_tool()
+    if reason:
+        missing(reason)
+    try:
+        built = RUNTIME.build(PARSERS_DIR / "go-mysql", lambda line: None)
+    except BuildError as e:
+        pytest.fail(f"go-mysql did not build: {e}")
+    return RUNTIME.command(built)
+
+
+@pytest.mark.parametrize("transport,name", [("file", "go-mysql-file"), ("stream", "go-mysql")])
+def test_hello_names_the_testee(adapter: list[str], transport: str, name: str) -> None:
+    proc = subprocess.run([*adapter, transport], input="", capture_output=True, text=True, timeout=60)
+    hello = json.loads(proc.stdout.splitlines()[0])
+    assert proc.returncode == 0
+    assert (hello["type"], hello["name"], hello["transport"], hello["version"]) == ("hello", name, transport, "1.16.0")
+    assert hello["unavailable"] is None and hello["capabilities"]["row_values"] == "*"
+
+
+@pytest.mark.parametrize("transport,name", [("file", "go-mysql-file"), ("stream", "go-mysql")])
+def test_testee_is_gated_by_its_expected_failures(adapter: list[str], transport: str, name: str,
+                                                  tmp_path: Path) -> None:
+    argv = [sys.executable, "-m", "harness", "conformance", "--parser-persistent",
+            " ".join([*adapter, transport]), "--expected-failures", str(_entries_for(CASES, name, tmp_path)),
+            "--results", str(tmp_path / "results.jsonl"), "--quiet"]
+    for case in CASES:
+        argv += ["--corpus", case]
+    proc = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    summary = proc.stdout + proc.stderr
+    assert f"{name}: {len(CASES)} cases, 2 expected failures, 0 unexpected, 0 stale" in summary, summary
+    assert proc.returncode == 0, summary
+    outcomes = [json.loads(line)["outcome"] for line in (tmp_path / "results.jsonl").read_text().splitlines()]
+    assert outcomes.count("pass") == len(CASES) - 2  # json--row and the compressed case are expected
+
+
+def _entries_for(cases: list[str], name: str, tmp_path: Path) -> Path:
+    """The committed entries of these cases, under the ids a run over the case directories
+    alone gives them (`<case>/.`)."""
+    wanted = {case: f"{Path(case).name}/." for case in cases}
+    lines = (ROOT / "harness" / "expected" / f"{name}.txt").read_text().splitlines()
+    kept = [wanted[line.split(" ", 1)[0]] + " " + line.split(" ", 1)[1]
+            for line in lines if line.split(" ", 1)[0] in wanted]
+    assert len(kept) == 2, kept
+    out = tmp_path / f"{name}.txt"
+    out.write_text("\n".join(kept) + "\n")
+    return out
