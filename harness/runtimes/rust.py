@@ -38,7 +38,7 @@ class RustRuntime(Runtime):
     tools = ("cargo",)
     # rustup's toolchain (1.95 on these machines): Debian bookworm's cargo/rustc 1.63 is too old
     # for the locks (tokio 1.54 needs rustc 1.85)
-    provide_tools = "rustup (https://rustup.rs; Debian's cargo 1.63 is too old: tokio 1.54 needs rustc 1.85)"
+    provide_tools = "rustup (Debian's cargo 1.63 is too old: tokio 1.54 needs rustc 1.85)"
     required_files = ("Cargo.toml", "Cargo.lock", "src/main.rs")
 
     def shared(self) -> list[Path]:
