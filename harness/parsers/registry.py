@@ -59,6 +59,10 @@ PARSERS: tuple[BuiltinParser, ...] = (
                   STREAM, "jvm", "mysql-binlog-connector-java-zendesk"),
     BuiltinParser("mysql-binlog-connector-java-zendesk-file", "Java", "com.zendesk:mysql-binlog-connector-java",
                   FILE, "jvm", "mysql-binlog-connector-java-zendesk"),
+    BuiltinParser("mysql-async", "Rust", "mysql_async", STREAM, "rust", "mysql-common"),
+    BuiltinParser("mysql-common-file", "Rust", "mysql_common", FILE, "rust", "mysql-common"),
+    BuiltinParser("mysql-binlog-connector-rust-file", "Rust", "mysql-binlog-connector-rust", FILE, "rust",
+                  "mysql-binlog-connector-rust"),
 )
 
 BY_NAME: dict[str, BuiltinParser] = {p.name: p for p in PARSERS}
