@@ -55,12 +55,9 @@ ROW2_UPDATED = [*ROW2[:5], "upd", *ROW2[6:11], 8]
 WRITTEN = [[[ROW1], [ROW2]], [[ROW2, ROW2_UPDATED]], [[ROW1]]]
 
 # Column -> the value the library reports instead (row-1 columns): reproduced with the library
-# alone (see the module docstring) against the same server.
-MICROSECONDS_LOST = {"dt": _dt("2024-02-29 12:34:56.000000")}  # JS Date: milliseconds only
-DEFECTS: dict[str, dict[str, Any]] = {
-    "zongji-vlasky": MICROSECONDS_LOST,
-    "zongji-powersync": MICROSECONDS_LOST,
-}
+# alone (see the module docstring) against the same server. None for the ZongJi forks, started
+# with `dateStrings` as they document (a JS Date would cut DATETIME(6) to milliseconds).
+DEFECTS: dict[str, dict[str, Any]] = {}
 # go-mysql's JSON crosses into JavaScript through JSON.parse: BIGINT beyond 2^53 loses its low
 # digits, and bytes that are not UTF-8 become U+FFFD before the adapter sees them.
 GO_DEFECTS = {"bi": {"type": "int", "value": "-9007199254740992"}, "vb": "\x00\ufffd\x10"}
@@ -272,16 +269,17 @@ def test_a_long_reply_arrives_whole(workload: tuple[Server, dict[str, Any]]) -> 
 
 @pytest.mark.parametrize("name", ZONGJI_FAMILY)
 def test_zongji_family_zero_year_and_zero_date(name: str, workload: tuple[Server, dict[str, Any]]) -> None:
-    """Defects of both ZongJi forks, pinned: YEAR 0000 comes back as 1900 (the stored 0 plus
-    1900), and a zero DATE / DATETIME as an invalid JS Date (the value is lost)."""
+    """A defect of both ZongJi forks, pinned: YEAR 0000 comes back as 1900 (the stored 0 plus
+    1900). Zero DATE / DATETIME values are right with the documented `dateStrings` (a JS Date
+    would make them an invalid Date)."""
     server, request = workload
     table = "w.zero_" + name.replace("-", "_")
     req = _one_statement(server, request, "SET SESSION sql_mode = ''; "
                                           f"CREATE TABLE {table} (id INT PRIMARY KEY, y YEAR, d DATE, dt DATETIME); "
                                           f"INSERT INTO {table} VALUES (1, 0, '0000-00-00', '0000-00-00 00:00:00')")
     rows = _rows_events(_stream(name, req))
-    assert rows[0]["body"]["rows"][0]["values"] == [1, 1900, {"type": "date", "value": "Invalid Date"},
-                                                    {"type": "datetime", "value": "Invalid Date"}]
+    assert rows[0]["body"]["rows"][0]["values"] == [1, 1900, {"type": "date", "value": "0000-00-00"},
+                                                    {"type": "datetime", "value": "0000-00-00 00:00:00"}]
 
 
 @pytest.mark.parametrize("name", GO_FAMILY)
@@ -300,14 +298,14 @@ def test_go_mysql_family_refuses_an_empty_64_member_set(name: str, workload: tup
     assert "out of range" in err.value.message
 
 
-def test_zongji_vlasky_json_null_reads_as_sql_null(workload: tuple[Server, dict[str, Any]]) -> None:
-    """A defect of @vlasky/zongji: the JSON document `null` and SQL NULL both come back as
-    JavaScript null, so a CDC consumer cannot tell them apart."""
+def test_zongji_vlasky_tells_json_null_from_sql_null(workload: tuple[Server, dict[str, Any]]) -> None:
+    """With `jsonStrings`, as @vlasky/zongji documents, the JSON document `null` is the text
+    'null' and SQL NULL is null (parsed values would make both JavaScript null)."""
     server, request = workload
     req = _one_statement(server, request, "CREATE TABLE w.jnull (id INT PRIMARY KEY, j JSON); "
                                           "INSERT INTO w.jnull VALUES (1, 'null'), (2, NULL)")
     rows = _rows_events(_stream("zongji-vlasky", req))
-    assert [r["values"] for r in rows[0]["body"]["rows"]] == [[1, None], [2, None]]
+    assert [r["values"] for r in rows[0]["body"]["rows"]] == [[1, {"type": "json", "value": "null"}], [2, None]]
 
 
 MARIADB_WORKLOAD = """
