@@ -42,13 +42,29 @@ const asInt = integer;  // number, or the exact text/BigInt of a 64-bit value
 // Text a library decoded by the column's charset is encoded back with the same charset: the
 // contract asks for the stored bytes (docs/plugin-contract.md). fork.charsetOf says, per library,
 // which charset it decoded a column with (null: none, or UTF-8, where the JS string is the bytes).
+// BINARY(n): the binlog stores the value without its trailing zero bytes, and every fork pads it
+// back to n (as a query returns it; @vlasky/zongji's README says so): the zeros are taken off again.
 function asText(v, col, schema, fork) {
+  if (Buffer.isBuffer(v) && /^binary\(/i.test((schema && schema.COLUMN_TYPE) || "")) {
+    let end = v.length;
+    while (end > 0 && v[end - 1] === 0) end -= 1;
+    return text(v.subarray(0, end));
+  }
   if (Buffer.isBuffer(v)) return text(v);
   if (typeof v !== "string") return unmapped(v);
   const charset = fork.charsetOf(col);
   return charset ? text(fork.iconv.encode(v, charset)) : v;
 }
-const asDecimal = (v, col) => ({ type: "decimal", value: typeof v === "number" ? v.toFixed(col.metadata.decimals) : String(v) });
+// DECIMAL: exact text from @vlasky/zongji; a JS number from the others, written as the number's
+// shortest text padded to the column's scale (toFixed would print the double's binary expansion,
+// 10.55 as 10.55000000000000071054, digits the library never gave).
+const asDecimal = (v, col) => ({ type: "decimal", value: typeof v === "number" ? decimalText(v, col.metadata.decimals) : String(v) });
+function decimalText(v, scale) {
+  let t = String(v);
+  if (/e/i.test(t)) t = Math.abs(v) >= 1e21 ? BigInt(v).toString() : v.toFixed(Math.min(scale, 100));
+  const [whole, frac = ""] = t.split(".");
+  return scale ? `${whole}.${(frac + "0".repeat(scale)).slice(0, scale)}` : whole;
+}
 // An invalid Date (what the library makes of a zero date) is shown as such, never as digits.
 const isDate = (v) => v instanceof Date && !Number.isNaN(v.getTime());
 // With dateStrings (how the adapters start every fork, see CONNECTION) DATE and DATETIME come as
@@ -70,7 +86,27 @@ const asTime = (v) => ({ type: "time", value: String(v) });
 // the parsed value (or the compact JSON text @powersync/mysql-zongji gives), rendered as MySQL
 // renders it.
 const asJson = (v, col, schema, fork) => ({ type: "json",
-  value: fork.jsonText ? v : mysqlJson(typeof v === "string" ? JSON.parse(v) : v) });
+  value: fork.jsonText ? mysqlExponents(v) : mysqlJson(typeof v === "string" ? JSON.parse(v) : v) });
+
+// JSON text with JavaScript's exponents (1e+300) in MySQL's form (1e300), strings untouched: the
+// library's digits are kept, only the notation is MySQL's (as mysqlJson does for parsed values).
+function mysqlExponents(json) {
+  let out = "";
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json[i];
+    if (inString) {
+      if (c === "\\") { out += c + json[++i]; continue; }
+      if (c === '"') inString = false;
+    } else if (c === '"') {
+      inString = true;
+    } else if (c === "+" && (json[i - 1] === "e" || json[i - 1] === "E")) {
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
 const asEnum = (v, col, schema) => { const i = (enumList(schema) || []).indexOf(v); return i < 0 ? v : i + 1; };
 const asSet = (v, col, schema) => {
   const names = enumList(schema) || [];
