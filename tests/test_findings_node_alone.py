@@ -150,9 +150,10 @@ FINDINGS = [
               "INSERT INTO {t} (id, v) VALUES (1, 'd\u00e9j\u00e0 vu')", values("v", "d\ufffdj\ufffd vu"),
               "INSERT INTO {t} (id, x) VALUES (2, 'd\u00e9j\u00e0 vu')", values("x", "d\u00e9j\u00e0 vu"))
       for p, s in ((POWERSYNC, "mysql"), (ZONGJI, "mariadb"))],
-    Finding("decimal-as-js-number", POWERSYNC, "mysql", "CREATE TABLE {t} (id INT PRIMARY KEY, d DECIMAL(30,10))",
-            "INSERT INTO {t} VALUES (1, 12345678901234567890.1234567891)", values("d", 12345678901234567000),
-            "INSERT INTO {t} VALUES (2, -1234.5678)", values("d", -1234.5678)),
+    *[Finding(f"decimal-as-js-number[{p}]", p, s, "CREATE TABLE {t} (id INT PRIMARY KEY, d DECIMAL(30,10))",
+              "INSERT INTO {t} VALUES (1, 12345678901234567890.1234567891)", values("d", 12345678901234567000),
+              "INSERT INTO {t} VALUES (2, -1234.5678)", values("d", -1234.5678))
+      for p, s in ((POWERSYNC, "mysql"), (ZONGJI, "mariadb"))],
     Finding("json-opaque-ends-stream", POWERSYNC, "mysql", "CREATE TABLE {t} (id INT PRIMARY KEY, j JSON)",
             "INSERT INTO {t} VALUES (1, JSON_OBJECT('b', CAST('ab' AS BINARY)))",
             failed_with("JSON Opaque Type Not Implemented: 15"),
@@ -182,6 +183,12 @@ FINDINGS = [
     *[Finding(f"rows-narrower-than-schema-panic[{p}]", p, "mysql", "CREATE TABLE {t} (id INT PRIMARY KEY)",
               "INSERT INTO {t} VALUES (1); ALTER TABLE {t} ADD COLUMN c INT", failed_with("index out of range"),
               "INSERT INTO {t} VALUES (2)", values("id", 2), sql_first=True) for p in (GO_JS, GO_NODE)],
+    *[Finding(f"mariadb-compressed-rows-not-decoded[{p}]", p, "mariadb",
+              "CREATE TABLE {t} (id INT PRIMARY KEY, v VARCHAR(100))",
+              "SET GLOBAL log_bin_compress = ON; SET GLOBAL log_bin_compress_min_len = 10; "
+              "INSERT INTO {t} VALUES (1, REPEAT('a', 100)); SET GLOBAL log_bin_compress = OFF",
+              failed_with("unexpected"), "INSERT INTO {t} VALUES (2, REPEAT('b', 100))", values("id", 2))
+      for p in (GO_JS, GO_NODE)],
     *[Finding(f"vector-not-decoded[{p}]", p, "mysql", "CREATE TABLE {t} (id INT PRIMARY KEY, v VECTOR(2), n INT)",
               "INSERT INTO {t} (id, v) VALUES (1, STRING_TO_VECTOR('[1,2]'))", failed_with("unexpected"),
               "INSERT INTO {t} (id, n) VALUES (2, 5)", values("n", 5)) for p in (GO_JS, GO_NODE)],

@@ -1,4 +1,4 @@
-"""Findings 6 to 11 of python-mysql-replication (docs/findings.md), shown with the library ALONE
+"""Findings 3 and 6 to 11 of python-mysql-replication (docs/findings.md), shown with the library ALONE
 (tests/library_alone/pymysqlreplication.py: its BinLogStreamReader, no adapter, no harness
 primary) against a real MySQL 9.7 or MariaDB 10.11. Each statement runs in a binlog of its own,
 read from that file's start; the same reading of a control statement shows the library right,
@@ -81,6 +81,9 @@ def td(**kw: int) -> datetime.timedelta:
 
 
 FINDINGS = [
+    Finding("3-year-zero-as-1900", "CREATE TABLE {t} (id INT PRIMARY KEY, y YEAR)",
+            "INSERT INTO {t} VALUES (1, 0)", column("y", 1900),
+            "INSERT INTO {t} VALUES (2, 2024)", column("y", 2024)),
     Finding("6-json-time-of-24-hours-or-more", "CREATE TABLE {t} (id INT PRIMARY KEY, j JSON)",
             "INSERT INTO {t} VALUES (1, JSON_OBJECT('t', CAST('25:00:00' AS TIME)))", failed("ValueError"),
             "INSERT INTO {t} VALUES (2, JSON_OBJECT('t', CAST('12:00:00' AS TIME)))",
