@@ -17,7 +17,12 @@ MAIN_CLASS = "conformance.Main"
 ADAPTER = "src/main/java/conformance/Main.java"
 POM_NS = {"m": "http://maven.apache.org/POM/4.0.0"}
 LIB_DIR = "lib"
-JVM_OPTIONS = ("-Xmx512m", "-XX:+UseSerialGC", "-Xss4m", "-Dfile.encoding=UTF-8", "-Duser.timezone=UTC")
+# Small reservations, so that the JVM starts under the fuzz engine's RLIMIT_AS of 2 GiB (the default
+# class space and code cache alone reserve over 1 GiB of address space); UTF-8 for the library's
+# new String(bytes), UTC for nothing the adapter relies on but a reproducible environment.
+JVM_OPTIONS = ("-Xmx512m", "-XX:+UseSerialGC", "-Xss4m", "-XX:CompressedClassSpaceSize=64m",
+               "-XX:ReservedCodeCacheSize=64m", "-XX:MaxMetaspaceSize=128m",
+               "-Dfile.encoding=UTF-8", "-Duser.timezone=UTC")
 
 
 def maven_repository() -> Path:
