@@ -8,6 +8,7 @@ the digest and the copy follow it."""
 from __future__ import annotations
 
 import os
+import tempfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -67,7 +68,8 @@ class JvmRuntime(Runtime):
 
     def command(self, built: Path) -> list[str]:
         jars = sorted((built / "target").glob("*.jar")) + sorted((built / LIB_DIR).glob("*.jar"))
-        return ["java", *JVM_OPTIONS, "-cp", os.pathsep.join(str(j) for j in jars), MAIN_CLASS]
+        crash_log = f"-XX:ErrorFile={Path(tempfile.gettempdir()) / 'hs_err_pid%p.log'}"  # not in the cwd
+        return ["java", *JVM_OPTIONS, crash_log, "-cp", os.pathsep.join(str(j) for j in jars), MAIN_CLASS]
 
 
 RUNTIME = JvmRuntime()
