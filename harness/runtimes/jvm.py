@@ -8,6 +8,7 @@ the digest and the copy follow it."""
 from __future__ import annotations
 
 import os
+import tempfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -17,7 +18,12 @@ MAIN_CLASS = "conformance.Main"
 ADAPTER = "src/main/java/conformance/Main.java"
 POM_NS = {"m": "http://maven.apache.org/POM/4.0.0"}
 LIB_DIR = "lib"
-JVM_OPTIONS = ("-Xmx512m", "-XX:+UseSerialGC", "-Xss4m", "-Dfile.encoding=UTF-8", "-Duser.timezone=UTC")
+# Small reservations, so that the JVM starts under the fuzz engine's RLIMIT_AS of 2 GiB (the default
+# class space and code cache alone reserve over 1 GiB of address space); UTF-8 for the library's
+# new String(bytes), UTC for nothing the adapter relies on but a reproducible environment.
+JVM_OPTIONS = ("-Xmx512m", "-XX:+UseSerialGC", "-Xss4m", "-XX:CompressedClassSpaceSize=64m",
+               "-XX:ReservedCodeCacheSize=64m", "-XX:MaxMetaspaceSize=128m",
+               "-Dfile.encoding=UTF-8", "-Duser.timezone=UTC")
 
 
 def maven_repository() -> Path:
@@ -62,7 +68,8 @@ class JvmRuntime(Runtime):
 
     def command(self, built: Path) -> list[str]:
         jars = sorted((built / "target").glob("*.jar")) + sorted((built / LIB_DIR).glob("*.jar"))
-        return ["java", *JVM_OPTIONS, "-cp", os.pathsep.join(str(j) for j in jars), MAIN_CLASS]
+        crash_log = f"-XX:ErrorFile={Path(tempfile.gettempdir()) / 'hs_err_pid%p.log'}"  # not in the cwd
+        return ["java", *JVM_OPTIONS, crash_log, "-cp", os.pathsep.join(str(j) for j in jars), MAIN_CLASS]
 
 
 RUNTIME = JvmRuntime()
