@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from generators.cache import cache_root as shared_cache_root
+
 PEERS_DIR = Path(__file__).resolve().parent
 ADAPTERS_DIR = PEERS_DIR / "adapters"
 LOCK_FILE = PEERS_DIR / "package-lock.json"
@@ -50,12 +52,7 @@ def lock_digest() -> str:
 
 
 def cache_root() -> Path:
-    """$BINLOG_CONFORMANCE_CACHE, else $XDG_CACHE_HOME/binlog-conformance, else ~/.cache/..."""
-    explicit = os.environ.get("BINLOG_CONFORMANCE_CACHE")
-    if explicit:
-        return Path(explicit) / "peers"
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "binlog-conformance" / "peers"
+    return shared_cache_root() / "peers"
 
 
 def install_dir() -> Path:

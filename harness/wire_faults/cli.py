@@ -8,6 +8,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from oracle.tool_image import MYSQL_IMAGE
+
 from ..isolation import Limits
 from ..plugins import launch
 from ..runner import Target
@@ -16,7 +18,7 @@ from .catalogue import BY_NAME, CATALOGUE
 from .run import Client, RawCopier, StreamParser, run, table
 
 EXIT_OK, EXIT_VIOLATION, EXIT_USAGE = 0, 1, 2
-RAW_COPIERS = {"mysqlbinlog": ("binlog-mysql:9.7", "mysqlbinlog")}
+RAW_COPIERS = {"mysqlbinlog": (MYSQL_IMAGE, "mysqlbinlog")}
 
 
 def _clients(args: argparse.Namespace, work_dir: Path) -> list[Client]:
