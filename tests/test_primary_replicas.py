@@ -50,7 +50,7 @@ def _write_source(server: Server) -> tuple[str, list[dict], list[str]]:
                    f"GRANT REPLICATION SLAVE ON *.* TO '{USER}'@'127.0.0.1';")
     server.flush_logs()
     first = server.binlog_files()[-1]
-    json_type = "JSON" if server.profile.flavor == "mysql" else "LONGTEXT"
+    json_type = "JSON" if server.profile.flavor == "mysql" and server.profile.version != "5.6" else "LONGTEXT"
     server.execute(WORKLOAD.format(json=json_type))
     checksums = server.query(f"CHECKSUM TABLE {TABLES}")
     server.flush_logs()
@@ -58,8 +58,14 @@ def _write_source(server: Server) -> tuple[str, list[dict], list[str]]:
     return first, checksums, files[files.index(first):-1]
 
 
+def _source_syntax(server: Server) -> bool:
+    """MySQL 8.0.23+ speaks CHANGE REPLICATION SOURCE / START REPLICA (8.0.22+ SHOW REPLICA
+    STATUS); 5.6 and 5.7 only the MASTER/SLAVE forms."""
+    return server.profile.flavor == "mysql" and server.profile.version not in ("5.6", "5.7")
+
+
 def _replicate(replica: Server, port: int, first: str) -> None:
-    if replica.profile.flavor == "mysql":
+    if _source_syntax(replica):
         replica.execute(
             f"CHANGE REPLICATION SOURCE TO SOURCE_HOST='127.0.0.1', SOURCE_PORT={port}, "
             f"SOURCE_USER='{USER}', SOURCE_PASSWORD='{PASSWORD}', SOURCE_LOG_FILE='{first}', "
@@ -67,13 +73,12 @@ def _replicate(replica: Server, port: int, first: str) -> None:
     else:
         replica.execute(
             f"CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT={port}, MASTER_USER='{USER}', "
-            f"MASTER_PASSWORD='{PASSWORD}', MASTER_LOG_FILE='{first}', MASTER_LOG_POS=4, "
-            "MASTER_USE_GTID=no; START SLAVE;")
+            f"MASTER_PASSWORD='{PASSWORD}', MASTER_LOG_FILE='{first}', MASTER_LOG_POS=4"
+            + (", MASTER_USE_GTID=no; " if replica.profile.flavor == "mariadb" else "; ") + "START SLAVE;")
 
 
 def _status(replica: Server) -> dict:
-    mysql = replica.profile.flavor == "mysql"
-    rows = replica.query("SHOW REPLICA STATUS" if mysql else "SHOW SLAVE STATUS")
+    rows = replica.query("SHOW REPLICA STATUS" if _source_syntax(replica) else "SHOW SLAVE STATUS")
     return rows[0] if rows else {}
 
 
@@ -93,13 +98,19 @@ def _wait_for_checksums(replica: Server, want: list[dict], seconds: float = 120,
 
 
 @pytest.mark.server
-@pytest.mark.parametrize("profile_name", ["mysql-9.7", "mariadb-10.11"])
+# (mysql-5.7 is not here: its replica applies every row, each column's value equal to the
+# source's, yet CHECKSUM TABLE r.types differs, and it differs just as much when the 5.7 replica
+# replicates from the real 5.7 source: 5.7's own behaviour, so this check cannot decide there.)
+@pytest.mark.parametrize("profile_name", ["mysql-9.7", "mariadb-10.11", "mysql-5.6", "mysql-8.0"])
 def test_replica_applies_served_binlogs(profile_name: str, start_server, tmp_path: Path) -> None:
     profile = profiles.get(profile_name)
     source = start_server(profile, {"binlog_format": "ROW"})
     first, want, files = _write_source(source)
     served_dir = tmp_path / "binlogs"
-    source.copy_binlogs(served_dir, files)
+    # The newest file too (its Format_description and Previous_gtids): the workload's last file
+    # ends with a Rotate to it, and a 5.7 replica refuses heartbeats that name another file
+    # than the one it was rotated to ("could not queue event from master").
+    source.copy_binlogs(served_dir, [*files, source.binlog_files()[-1]])
     assert all(row["Checksum"] not in (None, "", "0") for row in want)
     with serving([served_dir], tmp_path, "--user", USER, password=PASSWORD) as primary:
         replica = start_server(profile, {"server_id": "2", "binlog_format": "ROW"})
