@@ -58,7 +58,7 @@ def run_case(case: Case, target: Target, expectation: Expectation) -> CaseResult
     return CaseResult(case.id, target.label, verdict.outcome, verdict.message, verdict.diffs_json(),
                       len(verdict.diffs), expectation.server_version, expectation.event_types,
                       verdict.failed_types(expectation), round(time.monotonic() - started, 3), reply.log,
-                      hello.transport if hello is not None else "file")
+                      hello.transport if hello is not None else "file", verdict.diff_digest())
 
 
 def run(cases: list[Case], targets: list[Target], *, done: set[tuple[str, str]],
