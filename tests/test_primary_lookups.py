@@ -149,3 +149,23 @@ def _without_ddl(src: Path, dst: Path) -> None:
         if isinstance(q, str) and q.upper().startswith("CREATE TABLE"):
             e["body"]["query"] = ("SELECT 1" + " " * len(q))[:len(q)]
     dst.write_bytes(encode_binlog(events))
+
+
+COMPRESSED = ROOT / "corpus" / "mysql-9.7" / "many_rows--row-compressed"
+
+
+def test_show_binlog_events_is_the_real_servers_answer(tmp_path: Path) -> None:
+    """For a corpus case, the real server's SHOW BINLOG EVENTS (case.json `server_events`): a
+    Transaction_payload's events listed after it, at its end. Files without that record: 1235."""
+    listed = json.loads((COMPRESSED / "case.json").read_text(encoding="utf-8"))["binlogs"][0]["server_events"]
+    want = [("binlog.000001", e["pos"], e["type"], e["server_id"], e["end_log_pos"], e["info"]) for e in listed]
+    assert any(e["type"] == "Transaction_payload" for e in listed)
+    with serving([COMPRESSED], tmp_path) as served:
+        assert [tuple(r) for r in _query(served.port, "SHOW BINLOG EVENTS")] == want
+        assert [tuple(r) for r in _query(served.port, "SHOW BINLOG EVENTS IN 'binlog.000001' FROM 1249 LIMIT 1, 2")] \
+            == [w for w in want if w[1] >= 1249 and not (w[1] == w[4] == 1249)][1:3]
+        with pytest.raises(pymysql.err.OperationalError, match="1220"):
+            _query(served.port, "SHOW BINLOG EVENTS IN 'binlog.000001' FROM 1250")
+    with serving([COMPRESSED / "binlog.000001"], tmp_path) as served:
+        with pytest.raises(pymysql.err.NotSupportedError, match="1235"):
+            _query(served.port, "SHOW BINLOG EVENTS")

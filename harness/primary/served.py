@@ -58,6 +58,8 @@ class ServedLogs:
     # The tables the lookups know, (schema, table) lower case: schema_of() below
     tables: dict[tuple[str, str], Table] = field(default_factory=dict)
     named_table_maps: bool = False  # did any Table_map name its columns (binlog_row_metadata=FULL)?
+    # file name -> the real server's SHOW BINLOG EVENTS of it (a corpus case's case.json `server_events`)
+    server_events: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
     def table(self, schema: str, name: str) -> Table | None:
         return self.tables.get((schema.lower(), name.lower()))
@@ -97,6 +99,7 @@ class _SchemaSources:
     replay: SchemaReplay = field(default_factory=SchemaReplay)  # the binlogs' own DDL
     maps: dict[tuple[str, str], Table | None] = field(default_factory=dict)  # the last Table_map's say
     creates: dict[tuple[str, str], str] = field(default_factory=dict)  # CREATE TABLEs a case's scenario ran
+    server_events: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # case.json, per file name
 
     def schema_of(self) -> dict[tuple[str, str], Table]:
         """Each table from its strongest source; a table none describes is left out (the server
@@ -133,6 +136,8 @@ def _binlog_paths(arg: str, sources: _SchemaSources) -> list[Path]:
     for c in cases:
         sources.creates.update(create_statements(c.meta))
         sources.recorded.update(case_tables(c.meta))
+        sources.server_events.update({b["name"]: b["server_events"] for b in c.meta.get("binlogs") or []
+                                      if isinstance(b, dict) and isinstance(b.get("server_events"), list)})
     paths = [c.path for c in cases]
     return [q for q in paths if _starts_with_magic(q)] if p.is_dir() else paths
 
@@ -190,6 +195,7 @@ def load(paths: list[str]) -> ServedLogs:
             logs.warnings.append(f"{f.name}: {e} (served as it is)")
     assert logs is not None
     logs.tables = sources.schema_of()
+    logs.server_events = {f.name: sources.server_events[f.name] for f in files if f.name in sources.server_events}
     return logs
 
 
