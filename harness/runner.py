@@ -41,7 +41,7 @@ def reply_for(target: Target, case: Case, expectation: Expectation, wire_fault: 
     if reason is not None:
         return Reply(SKIPPED, detail=f"not streamed: {reason}")
     try:
-        with served(case, stream_end(expectation), wire_fault) as source:
+        with served(case, stream_end(expectation), wire_fault, hello.capabilities.schema_lookups) as source:
             return target.testee.parse(str(case.path), source)
     except CannotServe as e:
         return Reply(SKIPPED, detail=str(e))

@@ -169,3 +169,20 @@ def test_show_binlog_events_is_the_real_servers_answer(tmp_path: Path) -> None:
     with serving([COMPRESSED / "binlog.000001"], tmp_path) as served:
         with pytest.raises(pymysql.err.NotSupportedError, match="1235"):
             _query(served.port, "SHOW BINLOG EVENTS")
+
+
+def test_a_parser_that_looks_tables_up_is_not_served_a_case_with_tables_nobody_describes(tmp_path: Path) -> None:
+    """schema_lookups (docs/plugin-contract.md): such a case is skipped for it, with the reason."""
+    from harness.corpus import discover
+    from harness.plugins.base import Capabilities
+    from harness.stream_serving import CannotServe, served
+    assert Capabilities.from_json({"schema_lookups": True}).schema_lookups
+    assert not Capabilities.from_json({}).schema_lookups
+    rows_only = tmp_path / "binlog.000001"
+    _without_ddl(ROOT / "corpus" / "mysql-9.7" / "enum_set_bit--row-minimal" / "binlog.000001", rows_only)
+    case = discover(rows_only)[0]
+    with pytest.raises(CannotServe, match=r"no schema known for es\.b, es\.e"):
+        with served(case, rows_only.stat().st_size, schema_lookups=True):
+            pass
+    with served(case, rows_only.stat().st_size) as source:
+        assert source.port > 0

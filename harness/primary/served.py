@@ -58,6 +58,8 @@ class ServedLogs:
     # The tables the lookups know, (schema, table) lower case: schema_of() below
     tables: dict[tuple[str, str], Table] = field(default_factory=dict)
     named_table_maps: bool = False  # did any Table_map name its columns (binlog_row_metadata=FULL)?
+    # Tables the Table_maps name that no source describes: the lookups say they do not exist
+    undescribed: list[tuple[str, str]] = field(default_factory=list)
     # file name -> the real server's SHOW BINLOG EVENTS of it (a corpus case's case.json `server_events`)
     server_events: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
@@ -195,6 +197,7 @@ def load(paths: list[str]) -> ServedLogs:
             logs.warnings.append(f"{f.name}: {e} (served as it is)")
     assert logs is not None
     logs.tables = sources.schema_of()
+    logs.undescribed = sorted(k for k in sources.maps if k not in logs.tables)
     logs.server_events = {f.name: sources.server_events[f.name] for f in files if f.name in sources.server_events}
     return logs
 

@@ -179,7 +179,8 @@ function capabilities() {
     bodies[t.replace("_EVENT", "_EVENT_V1")] = ROWS;
   }
   bodies.TRANSACTION_PAYLOAD_EVENT = ["events"];
-  return { header: [], bodies, every_event: false, partial_events: true, row_values: ROW_VALUE_TYPES };
+  return { header: [], bodies, every_event: false, partial_events: true, row_values: ROW_VALUE_TYPES,
+           schema_lookups: true };  // canal names columns from information_schema / SHOW COLUMNS
 }
 
 function goMysqlAdapter(name, pkg) {
