@@ -101,8 +101,11 @@ def served(case: Case, end_position: int, wire_fault: Any = None, schema_lookups
     except (ServeError, OSError, ValueError) as e:
         # named without the corpus root, which differs from one checkout to the next, so that an
         # expected-failure entry written on one machine gates on another
-        where = str(case.path.parent) + "/"
-        raise CannotServe(f"the primary cannot serve {case.path.name}: {str(e).replace(where, '')}") from e
+        # (given as it was, or resolved: the primary names files by their resolved path)
+        message = str(e)
+        for where in (str(case.path.parent.resolve()) + "/", str(case.path.parent) + "/"):
+            message = message.replace(where, "")
+        raise CannotServe(f"the primary cannot serve {case.path.name}: {message}") from e
     except Exception as e:  # a bug of the primary: reported on the case, never ends the run
         raise CannotServe(f"the primary failed to load {case.path.name}: {type(e).__name__}: {e}") from e
     with primary:
