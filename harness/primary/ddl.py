@@ -26,6 +26,8 @@ _DROP = re.compile(r"DROP\s+(?:TEMPORARY\s+)?TABLE\s+(?:IF\s+EXISTS\s+)?(?P<name
                    re.I | re.S)
 _RENAME = re.compile(r"RENAME\s+TABLES?\s+(?P<pairs>.+)$", re.I | re.S)
 _RENAME_TO = re.compile(rf"(?:TO\s+|AS\s+)?{_QUALIFIED}\s*", re.I)
+_DDL_START = re.compile(r"(?:\s|/\*.*?\*/|--[ \t][^\n]*\n|#[^\n]*\n)*(?:CREATE|ALTER|DROP|RENAME)\b",
+                        re.I | re.S)
 _COMMENTS = re.compile(r"/\*(?!!).*?\*/|--[ \t][^\n]*|#[^\n]*", re.S)
 _VERSIONED = re.compile(r"/\*!\d*\s*(.*?)\*/", re.S)  # /*!50100 ... */: the server ran what is inside
 
@@ -185,6 +187,8 @@ class SchemaReplay:
     charsets: dict[Key, str | None] = field(default_factory=dict)
 
     def apply(self, db: str | None, sql: str) -> None:
+        if not _DDL_START.match(sql):
+            return  # BEGIN, COMMIT, DML: most Query events
         text = _COMMENTS.sub(" ", _VERSIONED.sub(r" \1 ", sql)).strip().rstrip(";").strip()
         for pattern, handler in ((_CREATE, self._create), (_ALTER, self._alter), (_DROP, self._drop),
                                  (_RENAME, self._rename)):

@@ -3,6 +3,7 @@ them (version, server_id, checksum, GTID state), all read from the files themsel
 from __future__ import annotations
 
 import mmap
+import re
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +22,7 @@ from .tables import Table, case_tables, create_statements, table_from_map
 GTID_TYPES = (T.GTID_LOG_EVENT, T.GTID_TAGGED_LOG_EVENT)
 QUERY_TYPES = (T.QUERY_EVENT, T.QUERY_COMPRESSED_EVENT)
 _SCHEMA_EVENTS = (T.TABLE_MAP_EVENT, *QUERY_TYPES, T.TRANSACTION_PAYLOAD_EVENT)  # what says how tables look
+_DDL_WORD = re.compile(rb"(?i)\b(?:create|alter|drop|rename)\b")  # harness/primary/ddl.py follows only these
 
 
 class ServeError(Exception):
@@ -154,8 +156,11 @@ def events(path: Path) -> Iterator[tuple[Any, Any]]:
     with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as buf:
         ctx = new_context(verify_checksums=False)
         for raw in walk(buf, verify_checksums=False):  # type: ignore[arg-type]
-            wanted = raw.header.type_code in (*GTID_TYPES, T.PREVIOUS_GTIDS_LOG_EVENT, T.GTID_EVENT,
-                                              T.GTID_LIST_EVENT, *_SCHEMA_EVENTS)
+            code = raw.header.type_code
+            wanted = code in (*GTID_TYPES, T.PREVIOUS_GTIDS_LOG_EVENT, T.GTID_EVENT, T.GTID_LIST_EVENT,
+                              *_SCHEMA_EVENTS)
+            if code == T.QUERY_EVENT:  # most are BEGIN, COMMIT or DML: decoded only if DDL may be there
+                wanted = _DDL_WORD.search(buf, raw.body_start, raw.body_end) is not None
             yield raw, decode_raw(buf, raw, ctx) if wanted else None  # type: ignore[arg-type]
 
 
