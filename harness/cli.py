@@ -141,8 +141,8 @@ def _finish(args, all_results, targets, entries, expected_paths, unavailable) ->
                 print("error: --fix needs --expected-failures", file=sys.stderr)
                 return EXIT_USAGE
             n = xf.fix(path, rs, f"Expected conformance failures of {label}: <case id> <outcome> "
-                                 f"<message prefix>.\nRegenerate with: python -m harness conformance "
-                                 f"--parser {label} ... --fix")
+                                 f"[diffs=<digest of all its differences>] <message prefix>.\n"
+                                 f"Regenerate with: python -m harness conformance --parser {label} ... --fix")
             print(f"{path}: {n} expected failures written", file=sys.stderr)
         entries = {label: xf.load(expected_paths[label]) for label in by_parser}
     gates = {label: xf.gate(rs, entries[label]) for label, rs in by_parser.items()}
