@@ -120,6 +120,14 @@ def _entry_for(r: CaseResult) -> Entry:
     return Entry(r.case, r.outcome.value, first_line[:PREFIX_LEN].rstrip(), digest=r.diff_digest)
 
 
+def _kept_prefix(entry: Entry, old: Entry | None, r: CaseResult) -> Entry:
+    """A listed prefix that still matches stays (one shortened by hand to match either of two
+    messages a parser gives at random), with the differences of this run."""
+    if old is not None and old.outcome == entry.outcome and r.message.startswith(old.prefix):
+        return Entry(entry.case, entry.outcome, old.prefix, digest=entry.digest)
+    return entry
+
+
 def fix(path: Path, results: list[CaseResult], header: str | None = None) -> int:
     """Rewrite path so this run would pass: one entry per failure. Cases whose tool was
     unavailable keep their old entries (nothing is known about them). Returns entries written."""
@@ -134,7 +142,9 @@ def fix(path: Path, results: list[CaseResult], header: str | None = None) -> int
         comments = [f"# {ln}" if ln else "#" for ln in header.splitlines()]
     unavailable = {r.case for r in results if r.outcome is Outcome.UNAVAILABLE}
     keep = [e for e in old if e.case in unavailable or e.case == WILDCARD]
-    new = [_entry_for(r) for r in results if r.outcome not in (Outcome.PASS, Outcome.UNAVAILABLE)]
+    by_case = {e.case: e for e in old}
+    new = [_kept_prefix(_entry_for(r), by_case.get(r.case), r) for r in results
+           if r.outcome not in (Outcome.PASS, Outcome.UNAVAILABLE)]
     entries = sorted(keep + new, key=lambda e: (e.case, e.outcome))
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join([*comments, *(e.render() for e in entries)]) + "\n", encoding="utf-8")

@@ -49,6 +49,15 @@ def test_an_entry_pins_every_difference_not_only_the_first():
     assert xf.gate([after], xf.parse("a mismatch 2 differences")).ok  # an entry without a digest: the prefix only
 
 
+def test_fix_keeps_a_prefix_that_still_matches(tmp_path):
+    """A prefix shortened by hand (the parser gives either of two messages) survives --fix."""
+    path = tmp_path / "p.txt"
+    path.write_text("# p\na rejected Error: received unexpected\nb rejected Old message\n")
+    xf.fix(path, [result("a", "rejected", "Error: received unexpected message"),
+                  result("b", "rejected", "New message")])
+    assert [(e.case, e.prefix) for e in xf.load(path)] == [("a", "Error: received unexpected"), ("b", "New message")]
+
+
 def test_wildcard_accepts_unavailable_and_goes_stale_when_unused():
     entries = xf.parse("* unavailable\n")
     assert xf.gate([result("a", "unavailable", "not installed")], entries).ok
