@@ -41,7 +41,7 @@ def reply_for(target: Target, case: Case, expectation: Expectation, wire_fault: 
     if reason is not None:
         return Reply(SKIPPED, detail=f"not streamed: {reason}")
     try:
-        with served(case, stream_end(expectation), wire_fault) as source:
+        with served(case, stream_end(expectation), wire_fault, hello.capabilities.schema_lookups) as source:
             return target.testee.parse(str(case.path), source)
     except CannotServe as e:
         return Reply(SKIPPED, detail=str(e))
@@ -58,7 +58,7 @@ def run_case(case: Case, target: Target, expectation: Expectation) -> CaseResult
     return CaseResult(case.id, target.label, verdict.outcome, verdict.message, verdict.diffs_json(),
                       len(verdict.diffs), expectation.server_version, expectation.event_types,
                       verdict.failed_types(expectation), round(time.monotonic() - started, 3), reply.log,
-                      hello.transport if hello is not None else "file")
+                      hello.transport if hello is not None else "file", verdict.diff_digest())
 
 
 def run(cases: list[Case], targets: list[Target], *, done: set[tuple[str, str]],

@@ -120,7 +120,8 @@ def test_replica_applies_served_binlogs(profile_name: str, start_server, tmp_pat
 
 
 def _library_events(host: str, port: int, first: str) -> list[tuple]:
-    """What python-mysql-replication's BinLogStreamReader delivers, as comparable tuples."""
+    """What python-mysql-replication's BinLogStreamReader delivers, as comparable tuples
+    (binlog file, type, log_pos, query, rows); the servers' artificial Rotates (log_pos 0) left out."""
     from pymysqlreplication import BinLogStreamReader
     from pymysqlreplication.event import QueryEvent, RotateEvent, XidEvent
     from pymysqlreplication.row_event import DeleteRowsEvent, UpdateRowsEvent, WriteRowsEvent
@@ -130,10 +131,13 @@ def _library_events(host: str, port: int, first: str) -> list[tuple]:
         only_events=[QueryEvent, XidEvent, RotateEvent, WriteRowsEvent, UpdateRowsEvent,
                      DeleteRowsEvent])
     try:
-        out = []
+        out, file = [], first
         for e in stream:
             rows = [repr(sorted(r.items())) for r in getattr(e, "rows", [])]
-            out.append((type(e).__name__, e.packet.log_pos, getattr(e, "query", None), rows))
+            if not (isinstance(e, RotateEvent) and e.packet.log_pos == 0):
+                out.append((file, type(e).__name__, e.packet.log_pos, getattr(e, "query", None), rows))
+            if isinstance(e, RotateEvent):
+                file = e.next_binlog
         return out
     finally:
         stream.close()
@@ -150,11 +154,12 @@ def test_python_mysql_replication_reads_the_same_from_served_as_from_the_real_se
     first, _, files = _write_source(source)
     source.execute(f"GRANT REPLICATION CLIENT, SELECT ON *.* TO '{USER}'@'127.0.0.1'")
     source.copy_binlogs(tmp_path / "binlogs", files)
-    from_real = [e for e in _library_events("127.0.0.1", source.port, first)
-                 if not (e[0] == "RotateEvent" and e[1] == 0)]  # the real server goes on past
+    # The real server's stream goes on into the file after the served ones (the GRANT above):
+    # what it sent from the served files is the whole stream the primary must send.
+    from_real = [e for e in _library_events("127.0.0.1", source.port, first) if e[0] in files]
     with serving([tmp_path / "binlogs"], tmp_path, "--user", USER, password=PASSWORD) as primary:
-        from_served = [e for e in _library_events(primary.host, primary.port, first)
-                       if not (e[0] == "RotateEvent" and e[1] == 0)]
-    # the real server's stream goes on into the files after the served ones (the GRANT above)
-    assert from_served == from_real[:len(from_served)]
-    assert sum(len(e[3]) for e in from_served) >= 8, "the workload's rows were delivered"
+        from_served = _library_events(primary.host, primary.port, first)
+    assert len(from_served) == len(from_real), f"served {len(from_served)} events, the real server {len(from_real)}"
+    assert from_served == from_real
+    assert sum(len(e[4]) for e in from_real) == 12, "every row of the workload (6 in types, 6 in wide)"
+    assert from_real[-1][1] == "RotateEvent" and from_real[-1][0] == files[-1], "up to the last served file's end"

@@ -187,7 +187,8 @@ function capabilities(table) {
   const bodies = {};
   for (const [types, fields] of Object.values(table)) for (const t of types) bodies[t] = fields;
   return { header: ["position", "event_size", "next_position", "timestamp"], bodies,
-           every_event: false, partial_events: true };
+           every_event: false, partial_events: true,
+           schema_lookups: true };  // ZongJi names columns from information_schema.columns
 }
 
 // ---- how each fork is built and what it decoded -------------------------------------------
