@@ -33,6 +33,8 @@ class CaseResult:
     duration: float = 0.0
     log: str = ""
     transport: str = "file"  # how the parser got the binlog: "file" (a path) or "stream" (a primary)
+    # What the case exercises besides its event types (harness/features.py): area -> values
+    features: dict[str, list[str]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)

@@ -10,6 +10,7 @@ from typing import Callable
 
 from .classify import classify
 from .corpus import Case
+from .features import case_features
 from .expectations import Expectation, expectation_for
 from .outcomes import CaseResult, Outcome
 from .plugins.base import FULL
@@ -58,7 +59,8 @@ def run_case(case: Case, target: Target, expectation: Expectation) -> CaseResult
     return CaseResult(case.id, target.label, verdict.outcome, verdict.message, verdict.diffs_json(),
                       len(verdict.diffs), expectation.server_version, expectation.event_types,
                       verdict.failed_types(expectation), round(time.monotonic() - started, 3), reply.log,
-                      hello.transport if hello is not None else "file")
+                      hello.transport if hello is not None else "file",
+                      case_features(case.meta, expectation.events))
 
 
 def run(cases: list[Case], targets: list[Target], *, done: set[tuple[str, str]],
