@@ -192,6 +192,8 @@ def build_parser(prog: str = "python -m harness",
     from .parsers.cli import add_commands as add_parser_commands  # peers install|status, list
     add_parser_commands(sub)
     __import__("harness.wire_faults.cli").wire_faults.cli.add_commands(sub)  # issue 13 item 5: wire faults
+    from .headline import add_commands as add_headline_commands  # issue 21 item 7: headline, report
+    add_headline_commands(sub)
     if more_commands is not None:
         more_commands(sub)
     return p

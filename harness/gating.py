@@ -26,7 +26,7 @@ def expected_path(arg: str | None, label: str, n_targets: int) -> Path | None:
     return p
 
 
-def _wire_faults(path: str | None) -> list[dict] | None:
+def load_wire_faults(path: str | None) -> list[dict] | None:
     """The verdicts of `python -m harness faults --json`, for the report's wire-faults columns."""
     if path is None:
         return None
@@ -64,7 +64,7 @@ def finish(args: argparse.Namespace, all_results: list[CaseResult], labels: list
     if args.junit:
         junit.write(Path(args.junit), all_results, gates)
     if args.html:
-        html.write(Path(args.html), all_results, gates, _wire_faults(getattr(args, "wire_faults", None)))
+        html.write(Path(args.html), all_results, gates, load_wire_faults(getattr(args, "wire_faults", None)))
     ok = len(unavailable) < len(labels)
     if not ok:
         print("error: no parser can run here", file=sys.stderr)

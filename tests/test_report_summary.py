@@ -43,3 +43,20 @@ def test_features_from_events_when_case_json_has_no_settings():
     meta = {"config": {"settings": {"binlog_row_image": "noblob", "binlog_row_metadata": "FULL"}}}
     assert case_features(meta, events)[MODES] == ["row metadata FULL", "row image NOBLOB", "checksum CRC32",
                                                   "GTID ON"]
+
+
+def test_headline_counts_from_results_and_findings(tmp_path):
+    from harness import results
+    from harness.headline import load_run, markdown, numbered_findings
+    findings = "## p (lib)\n### 1. a\n### 7b. b\n### Not numbered\n## q\ntext\n"
+    assert numbered_findings(findings) == {"p": 2}
+    w = results.ResultsWriter(tmp_path / "p-file" / "results.jsonl", resume=False)
+    for r in [_result("a", Outcome.PASS), _result("b", Outcome.MISMATCH), _result("c", Outcome.SKIPPED)]:
+        r.parser = "p-file"
+        w.append(r)
+    w.close()
+    rs = load_run(tmp_path)
+    gate = xf.gate(rs, [xf.Entry("b", "mismatch", "", 1)])
+    text = markdown(rs, {"p-file": gate}, findings, "run X")
+    assert text.startswith("1 parsers × 3 cases from 1 server versions (MariaDB 10.11); from run X.")
+    assert "| p-file | stream | 1/3 | 1 | 1 | 1 | 2 |" in text  # the skip has no entry: unexpected
