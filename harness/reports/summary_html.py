@@ -12,10 +12,10 @@ table.summary th.v{writing-mode:vertical-rl;transform:rotate(180deg);white-space
  font-weight:normal;font-size:11px;padding:4px 2px}
 table.summary th.area{text-align:center}
 table.summary tr>th:first-child{white-space:nowrap}
-table.summary td{font-size:11px;padding:2px 3px;text-align:center;white-space:nowrap}
+table.summary td{font-size:10px;padding:1px 2px;text-align:center;white-space:nowrap}
 table.summary td a{color:#222;text-decoration:none}
 table.summary td.empty{background:#fff}
-table.summary sup{color:#555}
+table.summary sup{color:#555;font-size:8px}
 table.summary .gap{border-left:3px solid #888}
 .cell-failures{margin:.3em 0;font-size:12px}
 """
