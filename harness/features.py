@@ -12,6 +12,7 @@ _SETTINGS = {"binlog_row_metadata": "row metadata", "binlog_row_image": "row ima
              "binlog_checksum": "checksum", "gtid_mode": "GTID"}
 _GTID_EVENTS = {"GTID_LOG_EVENT", "GTID_TAGGED_LOG_EVENT", "GTID_EVENT"}
 _ANONYMOUS_GTID = "ANONYMOUS_GTID_LOG_EVENT"
+_NO_CHECKSUM = "NONE"  # the server setting's word for what Format_description calls OFF
 
 
 def _bodies(events: Iterable[dict[str, Any]], event_type: str) -> Iterable[dict[str, Any]]:
@@ -38,7 +39,8 @@ def _from_events(events: list[dict[str, Any]]) -> dict[str, str]:
     found: dict[str, str] = {}
     for body in _bodies(events, "FORMAT_DESCRIPTION_EVENT"):
         if body.get("checksum_alg"):
-            found["binlog_checksum"] = str(body["checksum_alg"])
+            alg = str(body["checksum_alg"]).upper()
+            found["binlog_checksum"] = _NO_CHECKSUM if alg == "OFF" else alg
     maps = list(_bodies(events, "TABLE_MAP_EVENT"))
     if maps:
         full = any(m.get("name") == "COLUMN_NAME" for b in maps for m in b.get("optional_metadata") or [])

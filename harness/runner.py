@@ -51,6 +51,7 @@ def reply_for(target: Target, case: Case, expectation: Expectation, wire_fault: 
 def run_case(case: Case, target: Target, expectation: Expectation) -> CaseResult:
     started = time.monotonic()
     reply = reply_for(target, case, expectation)
+    features = case_features(case.meta, expectation.events)  # of the file, whatever the transport
     hello = target.testee.hello()
     if hello is not None and hello.transport == STREAM:
         expectation = stream_expectation(expectation)
@@ -60,7 +61,7 @@ def run_case(case: Case, target: Target, expectation: Expectation) -> CaseResult
                       len(verdict.diffs), expectation.server_version, expectation.event_types,
                       verdict.failed_types(expectation), round(time.monotonic() - started, 3), reply.log,
                       hello.transport if hello is not None else "file",
-                      case_features(case.meta, expectation.events))
+                      features)
 
 
 def run(cases: list[Case], targets: list[Target], *, done: set[tuple[str, str]],
