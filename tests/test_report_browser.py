@@ -55,6 +55,8 @@ def test_combined_report_renders_in_chromium(tmp_path: Path):
                     "python -m harness setup)")
     assert {r["parser"] for r in records} == set(PARSERS) and len(records) == len(PARSERS) * len(CASES)
 
+    page = html.read_text(encoding="utf-8")
+    assert not re.search(r'<script|<link|(src|href)="(https?:)?//', page), "the report fetches from the network"
     dom = browser.dump_dom(html)
     table = re.search(r'<table class="summary">.*?</table>', dom, re.S)
     assert table, "the summary table is not in the rendered DOM"
