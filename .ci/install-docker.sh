@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Install Debian's Docker engine (docker.io), debootstrap and the MariaDB client,
-# then make sure a daemon answers on /var/run/docker.sock.
+# Install Debian's Docker engine (docker.io), debootstrap, the MariaDB client, and the registry
+# clients that fetch the pinned MySQL 5.6/5.7/8.0 packages (npm, Maven), then make sure a daemon
+# answers on /var/run/docker.sock.
 #
 # Idempotent: re-running only starts dockerd when no daemon answers.
 # dockerd runs with --bridge=none --iptables=false: containers use host
@@ -15,6 +16,9 @@ need_pkgs=()
 for p in docker.io debootstrap mariadb-client; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need_pkgs+=("$p")
 done
+# Any npm / mvn on PATH will do (generators/registry_packages.py); else Debian's.
+command -v npm >/dev/null || need_pkgs+=(npm)
+command -v mvn >/dev/null || need_pkgs+=(maven)
 if [ ${#need_pkgs[@]} -gt 0 ]; then
     # Third-party sources on the machine may be unreachable; Debian's must work.
     $SUDO apt-get update || true

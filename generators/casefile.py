@@ -92,11 +92,11 @@ def tool_command(profile: ServerProfile) -> str:
 
 def write_tool_text(profile: ServerProfile, binlog: Path) -> dict[str, Any]:
     """The server's own decoder over the file, from the server's image (so versions match)."""
-    proc = run_in_image(profile.image, profile.binlog_tool, binlog, TOOL_ARGS)
+    proc = run_in_image(profile.decoder_image, profile.binlog_tool, binlog, TOOL_ARGS)
     out = binlog.with_name(binlog.name + TOOL_SUFFIX)
     out.write_bytes(proc.stdout)
     entry: dict[str, Any] = {"path": out.name, "sha256": sha256_file(out),
-                             "command": tool_command(profile), "image": profile.image,
+                             "command": tool_command(profile), "image": profile.decoder_image,
                              "exit_code": proc.returncode}
     if proc.stderr:
         entry["stderr"] = proc.stderr.decode(errors="replace")[-2000:]

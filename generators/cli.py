@@ -6,27 +6,25 @@ import sys
 import time
 from pathlib import Path
 
-from . import images, profiles
+from . import images, profiles, server_registry
 
 
-def _recipe(name: str) -> images.ImageRecipe:
-    """Accept an image tag ("binlog-mysql:9.7") or a local profile name ("mysql-9.7")."""
-    if name in images.RECIPES:
-        return images.RECIPES[name]
-    if name in profiles.LOCAL_PROFILES:
-        return images.RECIPES[profiles.LOCAL_PROFILES[name].image]
-    raise SystemExit(f"unknown image {name!r}; known: {', '.join(images.RECIPES)}")
+def _entry(name: str) -> server_registry.ServerEntry:
+    """Accept an image tag ("binlog-mysql:5.7") or a local profile name ("mysql-5.7")."""
+    entry = server_registry.BY_TAG.get(name) or server_registry.BY_PROFILE.get(name)
+    if entry is None:
+        raise SystemExit(f"unknown image {name!r}; known: {', '.join(server_registry.BY_TAG)}")
+    return entry
 
 
 def cmd_images(args: argparse.Namespace) -> int:
     if args.action == "list":
-        for name, state in images.status():
-            r = images.RECIPES[name]
-            print(f"{name:24} {state:8} {r.suite:9} {' '.join(r.packages)}")
+        for tag, state in images.status():
+            print(f"{tag:24} {state:8} {images.describe(server_registry.BY_TAG[tag])}")
         return 0
-    recipes = [_recipe(n) for n in args.names] or list(images.RECIPES.values())
+    entries = [_entry(n) for n in args.names] or list(server_registry.ENTRIES)
     t0 = time.monotonic()
-    timings = images.build_many(recipes, force=args.force, jobs=args.jobs)
+    timings = images.build_many(entries, force=args.force, jobs=args.jobs)
     for name, secs in timings.items():
         print(f"{name:24} {secs:6.1f}s")
     print(f"{'total':24} {time.monotonic() - t0:6.1f}s")

@@ -1,16 +1,18 @@
 """Server profiles: which image, which binaries, which command line.
 
-Official registry images and our locally built Debian images go through the
-same code path; the only difference is that a local image has no entrypoint,
-so its start command initialises the datadir itself before exec'ing the server.
+Official registry images and our local images go through the same code path; the only
+difference is that a local image has no entrypoint, so its start command initialises the datadir
+itself (mysqld --initialize-insecure, mariadb-install-db, or a copy of a shipped datadir) before
+exec'ing the server. The local profiles are derived from generators/server_registry.py.
 """
 from __future__ import annotations
 
 import shlex
 from dataclasses import dataclass, field
-from typing import Literal
 
-Flavor = Literal["mysql", "mariadb"]
+from oracle.tool_image import MYSQL_IMAGE
+
+from .server_registry import ENTRIES, Flavor, ServerEntry
 
 DATADIR = "/var/lib/mysql"
 SOCKET = "/run/mysqld/mysqld.sock"
@@ -37,14 +39,22 @@ class ServerProfile:
     version: str                    # major.minor
     server_bin: str                 # mysqld / mariadbd
     client_bin: str                 # mysql / mariadb (run inside the container)
-    binlog_tool: str                # mysqlbinlog / mariadb-binlog (inside the image)
+    binlog_tool: str                # mysqlbinlog / mariadb-binlog (inside tool_image)
     local: bool                     # built by generators.images; no entrypoint
     defaults: dict[str, str] = field(default_factory=dict)
     env: dict[str, str] = field(default_factory=dict)
+    tool_image: str = ""            # the image holding binlog_tool; "" means `image`
+    paths: dict[str, str] = field(default_factory=dict)  # basedir etc.: init and run alike
+    init_template: str | None = None  # a shipped datadir copied in at first start
+    expected_version: str = ""      # VERSION() starts with this (checked when images are built)
+
+    @property
+    def decoder_image(self) -> str:
+        return self.tool_image or self.image
 
     def server_options(self, port: int, settings: dict[str, str]) -> list[str]:
         """mysqld options: loopback-only networking, our socket, defaults, then settings."""
-        opts = {**self.defaults, **settings}
+        opts = {**self.paths, **self.defaults, **settings}
         fixed = [f"--port={port}", "--bind-address=127.0.0.1", f"--socket={SOCKET}",
                  f"--datadir={DATADIR}"]
         return fixed + [f"--{k}={v}" for k, v in opts.items()]
@@ -55,8 +65,12 @@ class ServerProfile:
         if not self.local:
             # Official entrypoints initialise the datadir when the first arg is the server.
             return [self.server_bin, *opts]
-        init_opts = [f"--{k}={v}" for k, v in settings.items() if k.startswith(_INIT_TIME_PREFIXES)]
-        if self.flavor == "mysql":
+        init_opts = [*(f"--{k}={v}" for k, v in self.paths.items()),
+                     *(f"--{k}={v}" for k, v in settings.items() if k.startswith(_INIT_TIME_PREFIXES))]
+        if self.init_template:
+            init = ["sh", "-c", f"cp -a {self.init_template}/. {DATADIR}/ && rm -f {DATADIR}/auto.cnf"
+                                f" && chown -R mysql:mysql {DATADIR}"]
+        elif self.flavor == "mysql":
             init = [self.server_bin, "--no-defaults", "--initialize-insecure", "--user=mysql",
                     f"--datadir={DATADIR}", *init_opts]
         else:
@@ -93,24 +107,20 @@ def _official_mariadb(version: str) -> ServerProfile:
     )
 
 
-def _local_mariadb(version: str) -> ServerProfile:
+def local_profile(entry: ServerEntry) -> ServerProfile:
+    """The profile of a registry entry. A package without its own mysqlbinlog is decoded by the
+    reference tool's image (MySQL 9.7's mysqlbinlog reads every older binlog)."""
     return ServerProfile(
-        name=f"mariadb-{version}", image=f"binlog-mariadb:{version}", flavor="mariadb",
-        version=version, server_bin="mariadbd", client_bin="mariadb",
-        binlog_tool="mariadb-binlog", local=True, defaults=dict(_COMMON),
+        name=entry.profile_name, image=entry.tag, flavor=entry.flavor, version=entry.version,
+        server_bin=entry.server_bin, client_bin=entry.client_bin,
+        binlog_tool=entry.binlog_tool or "mysqlbinlog", local=True,
+        defaults=dict(_MYSQL8 if entry.mysqlx else _COMMON),
+        tool_image="" if entry.binlog_tool else MYSQL_IMAGE, paths=dict(entry.paths),
+        init_template=entry.init_template, expected_version=entry.expected_version,
     )
 
 
-LOCAL_PROFILES: dict[str, ServerProfile] = {p.name: p for p in (
-    ServerProfile(
-        name="mysql-9.7", image="binlog-mysql:9.7", flavor="mysql", version="9.7",
-        server_bin="mysqld", client_bin="mysql", binlog_tool="mysqlbinlog", local=True,
-        defaults=dict(_MYSQL8),
-    ),
-    _local_mariadb("10.5"),
-    _local_mariadb("10.11"),
-    _local_mariadb("11.8"),
-)}
+LOCAL_PROFILES: dict[str, ServerProfile] = {e.profile_name: local_profile(e) for e in ENTRIES}
 
 # Used wherever a registry is reachable; named "<flavor>-<version>-official"
 # because the local images claim the plain names.

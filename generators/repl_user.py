@@ -13,11 +13,17 @@ PASSWORD = "repl-pass"
 HOSTS = ("127.0.0.1", "localhost")   # TCP from 127.0.0.1 may be matched as either
 
 
-def create_sql(user: str = USER, password: str = PASSWORD) -> str:
+def create_sql(user: str = USER, password: str = PASSWORD, legacy: bool = False) -> str:
+    """`legacy`: MySQL 5.6 has no CREATE USER IF NOT EXISTS; its GRANT ... IDENTIFIED BY creates
+    the account when missing (the form 8.0 removed)."""
+    if legacy:
+        return "".join(f"GRANT ALL ON *.* TO '{user}'@'{h}' IDENTIFIED BY '{password}';"
+                       for h in HOSTS)
     return "".join(f"CREATE USER IF NOT EXISTS '{user}'@'{h}' IDENTIFIED BY '{password}';"
                    f"GRANT ALL ON *.* TO '{user}'@'{h}';" for h in HOSTS)
 
 
 def ensure(server: Server, user: str = USER, password: str = PASSWORD) -> None:
     """Create the account (idempotent) without writing it to the binlog."""
-    server.execute("SET SESSION sql_log_bin = 0;" + create_sql(user, password))
+    legacy = server.profile.flavor == "mysql" and server.profile.version == "5.6"
+    server.execute("SET SESSION sql_log_bin = 0;" + create_sql(user, password, legacy))

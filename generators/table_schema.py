@@ -19,6 +19,7 @@ from .server import Server
 
 Version = tuple[int, ...]
 SNAPSHOT_PREFIX = "@@COLS "
+SNAPSHOT_HEX_PREFIX = "@@COLX "
 _SYSTEM_SCHEMAS = "'mysql', 'sys', 'information_schema', 'performance_schema'"
 # JSON_OBJECT keeps any value on one output line; it arrived in MySQL 5.7.8 and MariaDB 10.2.3.
 _JSON_OBJECT_SINCE = {"mysql": (5, 7, 8), "mariadb": (10, 2, 3)}
@@ -30,18 +31,17 @@ _COLUMNS_SQL = (
     "WHERE TABLE_SCHEMA = '{db}' AND TABLE_NAME = '{table}' ORDER BY ORDINAL_POSITION")
 
 
-def snapshot_sql(flavor: str, version: Version) -> Callable[[int], str] | None:
+def snapshot_sql(flavor: str, version: Version) -> Callable[[int], str]:
     """The query the scenario session runs before statement i when that statement drops
-    something: one line per user-table column, tagged with i. None where JSON_OBJECT is missing."""
+    something: one line per user-table column, tagged with i. A JSON_OBJECT per column where the
+    server has it, else (MySQL 5.6) each field's HEX(), NULL as '-', after SNAPSHOT_HEX_PREFIX."""
+    where = (f"FROM information_schema.COLUMNS WHERE TABLE_SCHEMA NOT IN ({_SYSTEM_SCHEMAS}) "
+             "ORDER BY TABLE_SCHEMA, TABLE_NAME, ORDINAL_POSITION")
     if version < _JSON_OBJECT_SINCE[flavor]:
-        return None
-
-    def query(i: int) -> str:
-        fields = ", ".join(f"'{key}', {col}" for key, col in _SNAPSHOT_FIELDS)
-        return (f"SELECT CONCAT('{SNAPSHOT_PREFIX}{i} ', JSON_OBJECT({fields})) AS cols "
-                f"FROM information_schema.COLUMNS WHERE TABLE_SCHEMA NOT IN ({_SYSTEM_SCHEMAS}) "
-                "ORDER BY TABLE_SCHEMA, TABLE_NAME, ORDINAL_POSITION")
-    return query
+        hexed = ", ".join(f"IFNULL(HEX({col}), '-')" for _, col in _SNAPSHOT_FIELDS)
+        return lambda i: f"SELECT CONCAT_WS(' ', '{SNAPSHOT_HEX_PREFIX}{i}', {hexed}) AS cols {where}"
+    fields = ", ".join(f"'{key}', {col}" for key, col in _SNAPSHOT_FIELDS)
+    return lambda i: f"SELECT CONCAT('{SNAPSHOT_PREFIX}{i} ', JSON_OBJECT({fields})) AS cols {where}"
 
 
 _SNAPSHOT_FIELDS = (("schema", "TABLE_SCHEMA"), ("table", "TABLE_NAME"), ("name", "COLUMN_NAME"),
@@ -59,16 +59,29 @@ def snapshot_columns(client_output: str) -> dict[tuple[str, str], list[dict[str,
     """(schema, table) -> columns as the last snapshot before the table's DROP saw them."""
     latest: dict[tuple[str, str], tuple[int, list[dict[str, Any]]]] = {}
     for line in client_output.split("\n"):
-        if not line.startswith(SNAPSHOT_PREFIX):
+        parsed = _snapshot_row(line)
+        if parsed is None:
             continue
-        tag, _, doc = line[len(SNAPSHOT_PREFIX):].partition(" ")
-        row = json.loads(_unescape_batch(doc))
+        tag, row = parsed
         key, snap = (str(row["schema"]), str(row["table"])), int(tag)
         if key not in latest or latest[key][0] < snap:
             latest[key] = (snap, [])
         if latest[key][0] == snap:
             latest[key][1].append(_column(row))
     return {k: cols for k, (_, cols) in latest.items()}
+
+
+def _snapshot_row(line: str) -> tuple[str, dict[str, Any]] | None:
+    """(snapshot tag, column fields) of one snapshot line, or None for any other line."""
+    if line.startswith(SNAPSHOT_PREFIX):
+        tag, _, doc = line[len(SNAPSHOT_PREFIX):].partition(" ")
+        return tag, json.loads(_unescape_batch(doc))
+    if line.startswith(SNAPSHOT_HEX_PREFIX):
+        tag, *fields = line[len(SNAPSHOT_HEX_PREFIX):].split(" ")
+        values = [None if f == "-" else bytes.fromhex(f).decode("utf-8", "surrogateescape")
+                  for f in fields]
+        return tag, dict(zip((key for key, _ in _SNAPSHOT_FIELDS), values))
+    return None
 
 
 def _column(r: dict[str, Any]) -> dict[str, Any]:

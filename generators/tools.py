@@ -133,8 +133,12 @@ class DecoderSession:
         if self._id is None:
             raise RuntimeError("DecoderSession used outside its `with` block")
         mark = f"--{uuid.uuid4().hex}--"
+        # mysqlbinlog writes each LOAD DATA's file to /tmp/SQL_LOAD_MB-<file id>-<n>, taking the
+        # next free <n>; removing them after each run makes every output what a fresh
+        # container prints (the name is part of the text).
         script = (f'for f; do {shlex.quote(self.tool)} {" ".join(map(shlex.quote, args))} "$f"; '
-                  f'rc=$?; printf "\\n{mark}%s\\n" $rc; printf "\\n{mark}\\n" >&2; done')
+                  f'rc=$?; rm -f /tmp/SQL_LOAD_MB-*; '
+                  f'printf "\\n{mark}%s\\n" $rc; printf "\\n{mark}\\n" >&2; done')
         inside = [self._inside(p) for p in paths]
         proc = subprocess.run([docker_env.docker_bin(), "exec", self._id, "sh", "-c", script, "sh", *inside],
                               capture_output=True, timeout=timeout, check=False)

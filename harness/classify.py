@@ -2,6 +2,7 @@
 so expected-failure entries can match it by prefix."""
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +31,14 @@ class Verdict:
 
     def diffs_json(self) -> list[dict[str, Any]]:
         return [d.to_json() for d in self.diffs[:MAX_REPORTED_DIFFS]]
+
+    def diff_digest(self) -> str:
+        """sha256:<16 hex> of all the differences (up to compare.MAX_DIFFS), one line each, sorted:
+        the set an expected-failure entry pins. "" when there are none."""
+        if not self.diffs:
+            return ""
+        text = "\n".join(sorted(str(d) for d in self.diffs))
+        return "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 def _mismatch(diffs: list[FieldDiff], prefix: str = "") -> Verdict:

@@ -14,11 +14,7 @@ PROG = "binlog-conformance"
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = harness_cli.build_parser(PROG, oracle_cli.add_commands).parse_args(argv)
-    try:
-        return args.run(args)
-    except BrokenPipeError:
-        return 0
+    return oracle_cli.run_parsed(harness_cli.build_parser(PROG, oracle_cli.add_commands).parse_args(argv))
 
 
 if __name__ == "__main__":

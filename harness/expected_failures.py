@@ -1,11 +1,17 @@
-"""Expected failures of one parser: a plain text file, one `<case id> <outcome> <message prefix>`
-per line (tab-separated if the id has spaces), `#` comments.
+"""Expected failures of one parser: a plain text file, one `<case id> <outcome> [diffs=<digest>]
+<message prefix>` per line (tab-separated if the id has spaces), `#` comments.
+
+The message says the first difference and how many there are; the digest pins the whole set: a
+SHA-256 (first 16 hex digits) of the case's difference lines, sorted (CaseResult.diff_digest), so a
+change behind the first difference is seen too. The lines themselves are in the --json and --html
+reports (the first 20) and in the results stream.
 
 The run fails on any surprise: a failure not listed, a listed failure that now passes (so the
 list cannot rot into hiding fixed bugs), a listed case with another outcome or message, and an
 entry naming a case that was not run at all (stale). `--fix` rewrites the file from a run."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
@@ -14,6 +20,7 @@ from .outcomes import CaseResult, Outcome
 
 PREFIX_LEN = 120
 WILDCARD = "*"  # `* unavailable` : accept that the tool is missing on this machine
+_DIGEST = re.compile(r"diffs=(\w+:[0-9a-f]+)(?:\s+|$)")
 
 
 @dataclass(frozen=True)
@@ -22,13 +29,19 @@ class Entry:
     outcome: str
     prefix: str
     line: int = 0
+    digest: str = ""  # of all the case's differences; "" pins only the message prefix
 
     def matches(self, r: CaseResult) -> bool:
-        return r.outcome.value == self.outcome and r.message.startswith(self.prefix)
+        return (r.outcome.value == self.outcome and r.message.startswith(self.prefix)
+                and (not self.digest or self.digest == r.diff_digest))
 
     def render(self) -> str:
         sep = "\t" if " " in self.case else " "
-        return sep.join(filter(None, (self.case, self.outcome, self.prefix)))
+        return sep.join(filter(None, (self.case, self.outcome, f"diffs={self.digest}" if self.digest else "",
+                                      self.prefix)))
+
+    def describe(self) -> str:
+        return f"{self.outcome}: {self.prefix!r}" + (f" with differences {self.digest}" if self.digest else "")
 
 
 class ExpectedFileError(ValueError):
@@ -46,7 +59,11 @@ def parse(text: str, source: str = "<expected failures>") -> list[Entry]:
         if len(parts) < 2 or parts[1] not in valid:
             raise ExpectedFileError(f"{source}:{n}: expected `<case> <outcome> [message prefix]` "
                                     f"with outcome one of {sorted(valid)}")
-        entries.append(Entry(parts[0], parts[1], parts[2] if len(parts) > 2 else "", n))
+        rest = parts[2] if len(parts) > 2 else ""
+        digest = _DIGEST.match(rest)
+        if digest:
+            rest = rest[digest.end():]
+        entries.append(Entry(parts[0], parts[1], rest, n, digest[1] if digest else ""))
     return entries
 
 
@@ -89,7 +106,8 @@ def gate(results: Iterable[CaseResult], entries: list[Entry]) -> Gate:
             g.expected.append((r, wild))
             used.add(id(wild))
         elif entry is not None:
-            g.unexpected.append((r, f"listed as {entry.outcome}: {entry.prefix!r}, got {r.outcome}: {r.message}"))
+            now = f" with differences {r.diff_digest}" if entry.digest and r.diff_digest != entry.digest else ""
+            g.unexpected.append((r, f"listed as {entry.describe()}, got {r.outcome}: {r.message}{now}"))
         else:
             g.unexpected.append((r, f"unexpected {r.outcome}: {r.message}"))
     g.stale = [e for e in by_case.values() if e.case not in seen_cases]
@@ -99,7 +117,15 @@ def gate(results: Iterable[CaseResult], entries: list[Entry]) -> Gate:
 
 def _entry_for(r: CaseResult) -> Entry:
     first_line = r.message.splitlines()[0] if r.message else ""
-    return Entry(r.case, r.outcome.value, first_line[:PREFIX_LEN].rstrip())
+    return Entry(r.case, r.outcome.value, first_line[:PREFIX_LEN].rstrip(), digest=r.diff_digest)
+
+
+def _kept_prefix(entry: Entry, old: Entry | None, r: CaseResult) -> Entry:
+    """A listed prefix that still matches stays (one shortened by hand to match either of two
+    messages a parser gives at random), with the differences of this run."""
+    if old is not None and old.outcome == entry.outcome and r.message.startswith(old.prefix):
+        return Entry(entry.case, entry.outcome, old.prefix, digest=entry.digest)
+    return entry
 
 
 def fix(path: Path, results: list[CaseResult], header: str | None = None) -> int:
@@ -116,7 +142,9 @@ def fix(path: Path, results: list[CaseResult], header: str | None = None) -> int
         comments = [f"# {ln}" if ln else "#" for ln in header.splitlines()]
     unavailable = {r.case for r in results if r.outcome is Outcome.UNAVAILABLE}
     keep = [e for e in old if e.case in unavailable or e.case == WILDCARD]
-    new = [_entry_for(r) for r in results if r.outcome not in (Outcome.PASS, Outcome.UNAVAILABLE)]
+    by_case = {e.case: e for e in old}
+    new = [_kept_prefix(_entry_for(r), by_case.get(r.case), r) for r in results
+           if r.outcome not in (Outcome.PASS, Outcome.UNAVAILABLE)]
     entries = sorted(keep + new, key=lambda e: (e.case, e.outcome))
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join([*comments, *(e.render() for e in entries)]) + "\n", encoding="utf-8")

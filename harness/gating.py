@@ -54,7 +54,8 @@ def finish(args: argparse.Namespace, all_results: list[CaseResult], labels: list
                 print("error: --fix needs --expected-failures", file=sys.stderr)
                 return EXIT_USAGE
             n = xf.fix(path, rs, f"Expected conformance failures of {label}: <case id> <outcome> "
-                                 f"<message prefix>.\nRegenerate with: python -m harness conformance "
+                                 f"[diffs=<digest of all its differences>] <message prefix>.\nRegenerate with: "
+                                 f"python -m harness conformance "
                                  f"--parser {label} ... --fix")
             print(f"{path}: {n} expected failures written", file=sys.stderr)
         entries = {label: xf.load(expected_paths[label]) for label in by_parser}

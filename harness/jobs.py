@@ -13,7 +13,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, Callable
 
 from . import expected_failures as xf
 from . import gating, packaged, results
@@ -111,10 +111,16 @@ def _stop(jobs: list[Job]) -> None:
             job.proc.wait()
 
 
-def _waits_on_the_wire(spec: ParserSpec) -> bool:
-    """Stream parsers of the registry start first: they take longest (idle timers, the wire)."""
-    entry = BY_NAME.get(spec.spec) if spec.kind == PLUGIN else None
-    return entry is not None and entry.transport == STREAM
+def _longest_first(out: Path) -> Callable[[ParserSpec], tuple[float, bool]]:
+    """The order to start parsers in: the longest first, so that the last to finish started
+    early. How long a parser took is what its previous run in `out` recorded; a parser not run
+    there yet goes by its transport (a stream parser of the registry waits on idle timers and
+    the wire, and takes longest)."""
+    def key(spec: ParserSpec) -> tuple[float, bool]:
+        entry = BY_NAME.get(spec.spec) if spec.kind == PLUGIN else None
+        previous = results.load(out / spec.label / RESULTS)
+        return sum(r.duration for r in previous), entry is not None and entry.transport == STREAM
+    return key
 
 
 def _unavailable(rs: list[CaseResult]) -> str | None:
@@ -127,7 +133,7 @@ def _unavailable(rs: list[CaseResult]) -> str | None:
 def run(args: argparse.Namespace, specs: list[ParserSpec], cases: list[Case]) -> int:
     """Run the jobs, then gate and report all parsers together."""
     out = Path(args.out)
-    jobs = [Job(spec, out / spec.label) for spec in sorted(specs, key=_waits_on_the_wire, reverse=True)]
+    jobs = [Job(spec, out / spec.label) for spec in sorted(specs, key=_longest_first(out), reverse=True)]
     start = time.monotonic()
     _say(f"{len(jobs)} parsers x {len(cases)} cases, {args.jobs} side by side; per-parser output in {out}/<parser>/")
     try:

@@ -33,6 +33,7 @@ class CaseResult:
     duration: float = 0.0
     log: str = ""
     transport: str = "file"  # how the parser got the binlog: "file" (a path) or "stream" (a primary)
+    diff_digest: str = ""  # of every difference, sorted (harness/classify.py): expected failures pin it
     # What the case exercises besides its event types (harness/features.py): area -> values
     features: dict[str, list[str]] = field(default_factory=dict)
 

@@ -42,7 +42,7 @@ def reply_for(target: Target, case: Case, expectation: Expectation, wire_fault: 
     if reason is not None:
         return Reply(SKIPPED, detail=f"not streamed: {reason}")
     try:
-        with served(case, stream_end(expectation), wire_fault) as source:
+        with served(case, stream_end(expectation), wire_fault, hello.capabilities.schema_lookups) as source:
             return target.testee.parse(str(case.path), source)
     except CannotServe as e:
         return Reply(SKIPPED, detail=str(e))
@@ -61,7 +61,7 @@ def run_case(case: Case, target: Target, expectation: Expectation) -> CaseResult
                       len(verdict.diffs), expectation.server_version, expectation.event_types,
                       verdict.failed_types(expectation), round(time.monotonic() - started, 3), reply.log,
                       hello.transport if hello is not None else "file",
-                      features)
+                      diff_digest=verdict.diff_digest(), features=features)
 
 
 def run(cases: list[Case], targets: list[Target], *, done: set[tuple[str, str]],

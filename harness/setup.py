@@ -2,9 +2,11 @@
 machine, with the steps .ci/run takes (one script, so the two cannot drift):
 
 1. `.ci/install-docker.sh`: Debian's docker.io (started with --bridge=none --iptables=false),
-   debootstrap, and mariadb-client (the host's mariadb-binlog);
-2. `python -m generators images build`: the local server images, MySQL 9.7's among them (its
-   mysqlbinlog is the mysqlbinlog parser). Cached: a no-op when the images are current;
+   debootstrap, mariadb-client (the host's mariadb-binlog), npm and maven (they fetch the pinned
+   MySQL 5.6/5.7/8.0 packages);
+2. `python -m generators images build`: the local server images (generators/server_registry.py),
+   MySQL 9.7's among them (its mysqlbinlog is the mysqlbinlog parser). Cached: a no-op when the
+   images are current;
 3. the toolchains of the registry's runtime parsers (each runtime module's `tools`: node and
    npm, java and mvn, go, cargo), from Debian where one is not on PATH. `python -m harness peers
    install` then builds the parsers with them. And Debian's chromium, that renders the HTML
@@ -51,7 +53,7 @@ def setup() -> int:
     if reason:
         print(f"setup impossible here: {reason}", file=sys.stderr)
         return 2
-    if _step("Docker engine and mariadb-client (.ci/install-docker.sh)",
+    if _step("Docker engine, mariadb-client, npm, maven (.ci/install-docker.sh)",
              ["bash", str(INSTALL_SCRIPT)]) != 0:
         print("setup: the Docker engine did not come up (see above)", file=sys.stderr)
         return 1

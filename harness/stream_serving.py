@@ -86,9 +86,12 @@ def not_a_server_binlog(expectation: Expectation) -> str | None:
 
 
 @contextlib.contextmanager
-def served(case: Case, end_position: int, wire_fault: Any = None) -> Iterator[StreamSource]:
+def served(case: Case, end_position: int, wire_fault: Any = None, schema_lookups: bool = False) -> Iterator[StreamSource]:
     """A primary serving the case for the duration of the block, and the testee's StreamSource;
-    `wire_fault` (harness/wire_faults/inject.py) breaks the first dump as a catalogued fault."""
+    `wire_fault` (harness/wire_faults/inject.py) breaks the first dump as a catalogued fault.
+    `schema_lookups`: the testee names row columns by asking the primary, so a case with a table
+    no schema source describes (harness/primary/served.py) cannot be served to it: it would be
+    told the table does not exist, which says nothing of the parser."""
     # A client idle for 5 s is stuck (zongji 0.5.1 with binlog_checksum=NONE never dumps): the
     # primary cuts it, and the testee reports the lost connection, instead of waiting 60 s.
     opts = ServeOptions(_served_paths(case), port=0, user=USER, password=PASSWORD, quiet=True,
@@ -98,10 +101,18 @@ def served(case: Case, end_position: int, wire_fault: Any = None) -> Iterator[St
     except (ServeError, OSError, ValueError) as e:
         # named without the corpus root, which differs from one checkout to the next, so that an
         # expected-failure entry written on one machine gates on another
-        where = str(case.path.parent) + "/"
-        raise CannotServe(f"the primary cannot serve {case.path.name}: {str(e).replace(where, '')}") from e
+        # (given as it was, or resolved: the primary names files by their resolved path)
+        message = str(e)
+        for where in (str(case.path.parent.resolve()) + "/", str(case.path.parent) + "/"):
+            message = message.replace(where, "")
+        raise CannotServe(f"the primary cannot serve {case.path.name}: {message}") from e
     except Exception as e:  # a bug of the primary: reported on the case, never ends the run
         raise CannotServe(f"the primary failed to load {case.path.name}: {type(e).__name__}: {e}") from e
     with primary:
+        undescribed = primary.state.logs.undescribed
+        if schema_lookups and undescribed:
+            raise CannotServe(f"no schema known for {', '.join('.'.join(k) for k in undescribed)} (no case.json "
+                              "tables, no CREATE TABLE in the binlog, Table_maps without column names): this "
+                              "parser looks tables up, and would be told they do not exist")
         yield StreamSource(primary.host, primary.port, USER, PASSWORD, case.path.name, 4,
                            case.path.name, end_position)

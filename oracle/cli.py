@@ -67,12 +67,16 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     s.set_defaults(run=lambda a: _survey_main(a.dirs))
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+def run_parsed(args: argparse.Namespace) -> int:
+    """Run a parsed command; a reader that stops early (`| head`) is no error."""
     try:
         return args.run(args)
     except BrokenPipeError:
         return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run_parsed(build_parser().parse_args(argv))
 
 
 if __name__ == "__main__":

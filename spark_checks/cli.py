@@ -12,9 +12,11 @@ from harness import selection
 from harness.corpus import CorpusError
 
 from . import job, regression, report, session
+from .environment import PackingFailed
 from .inputs import DEFAULT_INLINE_MAX
 
 EXIT_OK, EXIT_REGRESSED, EXIT_USAGE = 0, 1, 2
+PROJECT_HELD = "binlog-conformance (oracle, harness, generators, spark_checks)"
 
 
 def _add_inputs(p: argparse.ArgumentParser, corpus_required: bool) -> None:
@@ -60,7 +62,11 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return EXIT_USAGE
-    spark = session.get(args.master, quiet=args.quiet)
+    try:
+        spark = session.get(args.master, quiet=args.quiet, parsers=args.parser)
+    except PackingFailed as e:
+        print(f"error: the executors' Python environment: {e}", file=sys.stderr)
+        return EXIT_USAGE
     try:
         info = job.run(spark, s)
     except (CorpusError, ValueError) as e:
@@ -85,8 +91,18 @@ def bench(args: argparse.Namespace) -> int:
 
 
 def package(args: argparse.Namespace) -> int:
+    from . import environment
     from .packaging import build_zip
     print(build_zip(Path(args.out)))
+    try:
+        archive = environment.build(args.parser or None, Path(args.env_out), force=args.force)
+    except PackingFailed as e:
+        print(f"error: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    held = environment.contents_of(archive)
+    print(f"{archive} ({held.bytes / 2**20:.1f} MiB: {PROJECT_HELD} and "
+          f"{', '.join(f'{n} {v}' for n, v in held.installed.items() if n != environment.PROJECT_NAME)}; "
+          f"bin/python -> {held.python})")
     return EXIT_OK
 
 
@@ -107,8 +123,15 @@ def build_parser() -> argparse.ArgumentParser:
     _add_inputs(b, corpus_required=False)
     b.add_argument("--out", default="build/bench/spark.json", metavar="FILE", help="the figures, as JSON")
     b.set_defaults(run=bench)
-    k = sub.add_parser("package", help="zip oracle/ harness/ spark_checks/ for spark-submit --py-files")
-    k.add_argument("--out", default="build/spark_checks.zip")
+    k = sub.add_parser("package", help="the Python environment archive for spark-submit --archives "
+                                        "(and the code's zip for --py-files)")
+    k.add_argument("--out", default="build/spark_checks.zip", help="the zip of oracle/ harness/ spark_checks/")
+    k.add_argument("--env-out", default="build/spark_env.tar.gz", metavar="FILE",
+                   help="the venv-pack archive: this project, its dependencies and the named parsers' libraries")
+    k.add_argument("--parser", action="append", default=[], metavar="NAME",
+                   help="a built-in parser whose PyPI library the archive holds (repeatable; "
+                        "default: every built-in Python parser's)")
+    k.add_argument("--force", action="store_true", help="rebuild the archive even when its inputs are unchanged")
     k.set_defaults(run=package)
     return p
 

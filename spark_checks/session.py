@@ -1,6 +1,8 @@
 """The SparkSession a run uses: embedded local Spark by default, or the cluster `--master` (or
-spark-submit) names. The executors need oracle/, harness/ and spark_checks/: on a local master
-they import them from this source tree; on any other master the code is zipped and shipped."""
+spark-submit) names. The executors need oracle/, harness/, spark_checks/ and their dependencies:
+on a local master they run this interpreter with this source tree; on a cluster master named
+here the job ships its own Python environment (spark_checks/environment.py) and the executors
+run its bin/python. Under spark-submit its --archives / --py-files apply."""
 from __future__ import annotations
 
 import os
@@ -8,6 +10,7 @@ import sys
 from pathlib import Path
 from urllib.parse import urlparse
 
+from . import environment
 from .packaging import build_zip
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
@@ -40,11 +43,21 @@ def _loopback_environment() -> None:
 def _local_environment() -> None:
     """Python workers inherit the driver's environment on a local master: same interpreter, and
     the source tree importable (the harness worker subprocess needs it too)."""
+    if os.environ.get("PYSPARK_PYTHON") == environment.EXECUTOR_PYTHON:  # a cluster session's, earlier
+        del os.environ["PYSPARK_PYTHON"]
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     paths = os.environ.get("PYTHONPATH", "").split(os.pathsep)
     if str(PROJECT_ROOT) not in paths:
         os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PROJECT_ROOT), *paths]))
+
+
+def _shipped_environment(parsers: list[str] | None) -> dict[str, str]:
+    """Build (or reuse) the environment archive and point the executors' Python into it:
+    PYSPARK_PYTHON is read when the SparkContext starts and travels with every Python function."""
+    archive = environment.build(parsers)
+    os.environ["PYSPARK_PYTHON"] = environment.EXECUTOR_PYTHON
+    return environment.spark_conf(archive)
 
 
 def under_spark_submit() -> bool:
@@ -53,9 +66,10 @@ def under_spark_submit() -> bool:
 
 
 def get(master: str | None = None, app: str = "binlog-conformance", quiet: bool = False,
-        conf: dict[str, str] | None = None):
+        conf: dict[str, str] | None = None, parsers: list[str] | None = None):
     """The active session (spark-submit made one) or a new one on `master`, with `conf` set over
-    the defaults here. Progress bars on."""
+    the defaults here. Progress bars on. A cluster master named here gets the environment
+    archive holding the project and the libraries of `parsers` (see environment.build)."""
     from pyspark.sql import SparkSession
     active = SparkSession.getActiveSession()
     if active is not None and master is None:
@@ -65,6 +79,8 @@ def get(master: str | None = None, app: str = "binlog-conformance", quiet: bool 
         chosen = master or os.environ.get("SPARK_MASTER") or DEFAULT_MASTER
         if is_local(chosen):
             _local_environment()
+        else:
+            conf = {**_shipped_environment(parsers), **(conf or {})}
         if on_loopback(chosen):
             _loopback_environment()
             for key, value in loopback_conf().items():
@@ -82,6 +98,7 @@ def get(master: str | None = None, app: str = "binlog-conformance", quiet: bool 
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("WARN")
     sc = spark.sparkContext
-    if not is_local(sc.master) and not sc.getConf().get("spark.submit.pyFiles", ""):
-        sc.addPyFile(str(build_zip()))  # --master URL without spark-submit --py-files: ship the code
+    shipped = sc.getConf().get("spark.submit.pyFiles", "") or sc.getConf().get("spark.archives", "")
+    if not is_local(sc.master) and not shipped:
+        sc.addPyFile(str(build_zip()))  # spark-submit without --archives or --py-files: ship the code
     return spark

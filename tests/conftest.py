@@ -30,3 +30,16 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
         report.outcome = "failed"
         report.longrepr = f"skipped under CI=true (a skip is a failure in CI): {reason}"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector):
+    """A skip while collecting (a module-level pytest.importorskip, pytest.skip(allow_module_level=
+    True)) skips a whole file and never reaches pytest_runtest_makereport: under CI=true it is a
+    collection error, which fails the run."""
+    outcome = yield
+    report = outcome.get_result()
+    if IN_CI and report.skipped:
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        report.outcome = "failed"
+        report.longrepr = f"{collector.nodeid} skipped while collecting under CI=true (a skip is a failure in CI): {reason}"

@@ -3,12 +3,15 @@ run's own cache (never a cache an earlier run left). Shared by the Node parser t
 stream fuzz tests."""
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from harness.parsers.builds import READY, build_all, runtime_entries, state_of
+from harness.runtimes import folder_of, runtime_of
 from tests.server_fixtures import missing
 
 NODE_PARSERS = tuple(p.name for p in runtime_entries() if p.runtime == "node")
@@ -27,3 +30,14 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     assert sum("built in" in ln for ln in lines) == len(NODE_PARSERS)
     yield
     mp.undo()
+
+
+def package_dir(library: str) -> Path:
+    """The npm package `library` as the Node parser that pins it has it built (after `installed`)."""
+    entry = next(p for p in runtime_entries(NODE_PARSERS) if p.library == library)
+    return runtime_of(entry).build_dir(folder_of(entry)) / "node_modules" / library
+
+
+def node_env() -> dict[str, str]:
+    """The environment the Node adapters run in: UTC, as the contract's temporal values are."""
+    return {**os.environ, "TZ": "UTC"}

@@ -52,3 +52,9 @@ def start_server() -> Iterator[Callable[..., Server]]:
             require_image(profile, allow_skip_in_ci)
             return stack.enter_context(running_server(profile, settings or {}))
         yield start
+
+
+def replication_user_sql(user: str, password: str) -> str:
+    """The account a replication client logs in with: dump and read binlogs from 127.0.0.1."""
+    return (f"CREATE USER '{user}'@'127.0.0.1' IDENTIFIED BY '{password}';\n"
+            f"GRANT REPLICATION SLAVE, REPLICATION CLIENT, SELECT ON *.* TO '{user}'@'127.0.0.1';\n")

@@ -94,6 +94,19 @@ def test_schema_snapshots_keep_the_last_one_per_table() -> None:
     assert cols[("d", "t")][0]["nullable"] is True
 
 
+def test_snapshot_lines_without_json_object_are_read_from_hex() -> None:
+    """MySQL 5.6 has no JSON_OBJECT: its snapshot prints each field's HEX(), NULL as '-'."""
+    from generators.table_schema import SNAPSHOT_HEX_PREFIX, snapshot_sql
+    assert SNAPSHOT_HEX_PREFIX in snapshot_sql("mysql", (5, 6, 24))(4)
+    assert "JSON_OBJECT" in snapshot_sql("mysql", (5, 7, 29))(4)
+    fields = ["d", "t", "b", "varchar(3)", "varchar", "YES", "", "utf8mb4", "utf8mb4_bin", None, ""]
+    line = "@@COLX 5 " + " ".join("-" if f is None else f.encode().hex().upper() for f in fields)
+    cols = snapshot_columns("cols\n" + line)
+    assert cols[("d", "t")] == [{"name": "b", "type": "varchar(3)", "data_type": "varchar",
+                                 "nullable": True, "key": "", "charset": "utf8mb4",
+                                 "collation": "utf8mb4_bin", "default": None, "extra": ""}]
+
+
 def test_the_part_a_primary_must_match_ends_with_the_case_files() -> None:
     """On a committed capture: the real server went on into the file its FLUSH opened; what a
     primary serving the case's files must send byte for byte stops before that file."""

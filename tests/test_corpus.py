@@ -30,7 +30,12 @@ CASE_DIRS = casefile.iter_case_dirs()
 IDS = [d.relative_to(casefile.CORPUS_DIR).as_posix() for d in CASE_DIRS]
 SCHEMA = json.loads(casefile.SCHEMA_PATH.read_text())
 CAPTURE_SCHEMA = json.loads((casefile.CORPUS_DIR / "capture.schema.json").read_text())
-COMMITTED_SERVERS = ("mysql-9.7", "mariadb-10.5", "mariadb-10.11", "mariadb-11.8")
+COMMITTED_SERVERS = ("mysql-9.7", "mariadb-10.5", "mariadb-10.11", "mariadb-11.8",
+                     "mysql-5.6", "mysql-5.7", "mysql-8.0")
+# MySQL event types that arrived after 5.6, by the version that first writes them into a file.
+MYSQL_SINCE = {"ANONYMOUS_GTID_LOG_EVENT": (5, 7, 6), "XA_PREPARE_LOG_EVENT": (5, 7, 7),
+               "PARTIAL_UPDATE_ROWS_EVENT": (8, 0, 3), "TRANSACTION_PAYLOAD_EVENT": (8, 0, 20),
+               "GTID_TAGGED_LOG_EVENT": (8, 3)}
 
 
 def test_corpus_has_every_local_server() -> None:
@@ -127,8 +132,13 @@ def test_corpus_covers_the_event_types_of_each_server() -> None:
                      "ROTATE_EVENT", "STOP_EVENT", "QUERY_COMPRESSED_EVENT",
                      "WRITE_ROWS_COMPRESSED_EVENT_V1", "UPDATE_ROWS_COMPRESSED_EVENT_V1",
                      "DELETE_ROWS_COMPRESSED_EVENT_V1"}
+    from generators.cases import parse_version
     for server in COMMITTED_SERVERS:
         want = mysql_types if server.startswith("mysql") else mariadb_types
+        if server.startswith("mysql"):
+            version = parse_version(casefile.read_case(next(
+                d for d in CASE_DIRS if d.parent.name == server))["server"]["version"])
+            want = {t for t in want if version >= MYSQL_SINCE.get(t, (0,))}
         assert want - per_server.get(server, set()) == set(), server
 
 
@@ -231,3 +241,17 @@ def test_corpus_is_exactly_the_default_selection() -> None:
         flavor = LOCAL_PROFILES[server].flavor
         want = {case_name(s, c) for s in catalogue() for c in matrix.select(s, flavor, version)}
         assert {d.name for d in dirs} == want, server
+
+
+def test_each_mysql_servers_binlogs_name_its_version() -> None:
+    """The Format_description of every MySQL case names the server its registry entry pins
+    (5.6.24, 5.7.29, 8.0.31, 9.7.x): the corpus really comes from those servers."""
+    for server in COMMITTED_SERVERS:
+        profile = LOCAL_PROFILES[server]
+        dirs = [d for d in CASE_DIRS if d.parent.name == server]
+        assert dirs, server
+        for d in dirs:
+            first = casefile.read_case(d)["binlogs"][0]["expected"]["path"]
+            fde = json.loads((d / first).read_text().split("\n", 1)[0])
+            assert fde["type"] == "FORMAT_DESCRIPTION_EVENT", d
+            assert fde["body"]["server_version"].startswith(profile.expected_version), d

@@ -27,6 +27,37 @@ def test_gate_unit_cases():
     assert not g.ok
 
 
+def test_an_entry_pins_every_difference_not_only_the_first():
+    """Same first difference and count, another difference behind it: no longer the listed failure."""
+    from harness.classify import Verdict
+    from harness.compare import FieldDiff
+
+    def run(second_actual):
+        diffs = [FieldDiff(0, 4, "QUERY_EVENT", "body.query", "a", "b"),
+                 FieldDiff(3, 90, "XID_EVENT", "body.xid", 7, second_actual)]
+        v = Verdict(Outcome.MISMATCH, f"2 differences; first: {diffs[0]}", diffs)
+        return CaseResult("a", "p", v.outcome, v.message, diff_digest=v.diff_digest())
+
+    before, after = run(8), run(9)
+    assert before.message == after.message and before.diff_digest != after.diff_digest
+    entry = xf._entry_for(before)
+    text = entry.render()
+    assert f"diffs={before.diff_digest} 2 differences; first:" in text
+    assert xf.gate([before], xf.parse(text)).ok
+    g = xf.gate([after], xf.parse(text))
+    assert not g.ok and f"with differences {after.diff_digest}" in g.unexpected[0][1]
+    assert xf.gate([after], xf.parse("a mismatch 2 differences")).ok  # an entry without a digest: the prefix only
+
+
+def test_fix_keeps_a_prefix_that_still_matches(tmp_path):
+    """A prefix shortened by hand (the parser gives either of two messages) survives --fix."""
+    path = tmp_path / "p.txt"
+    path.write_text("# p\na rejected Error: received unexpected\nb rejected Old message\n")
+    xf.fix(path, [result("a", "rejected", "Error: received unexpected message"),
+                  result("b", "rejected", "New message")])
+    assert [(e.case, e.prefix) for e in xf.load(path)] == [("a", "Error: received unexpected"), ("b", "New message")]
+
+
 def test_wildcard_accepts_unavailable_and_goes_stale_when_unused():
     entries = xf.parse("* unavailable\n")
     assert xf.gate([result("a", "unavailable", "not installed")], entries).ok
@@ -68,7 +99,8 @@ def test_unexpected_pass_stale_entry_and_fix(tmp_path, monkeypatch):
     entries = xf.parse(text)
     failing = sorted(r["case"] for r in records if r["outcome"] != "pass")
     assert sorted(e.case for e in entries) == failing and stale_id not in text
-    assert all(e.outcome == "mismatch" and "timestamp" in e.prefix for e in entries)
+    assert all(e.outcome == "mismatch" and "timestamp" in e.prefix and e.digest.startswith("sha256:")
+               for e in entries)
     rc, _ = run_cli(tmp_path, "--parser-cmd", node_cmd(), "--expected-failures", str(expected), *files)
     assert rc == 0
 

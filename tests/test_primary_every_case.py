@@ -1,5 +1,5 @@
 """Every corpus binlog, copied byte for byte from `harness serve` by the real clients (issue 12):
-mysqlbinlog 9.7 `--read-from-remote-server --raw` for the MySQL cases, the matching MariaDB image's
+mysqlbinlog 9.7 `--read-from-remote-server --raw` for the MySQL cases (5.6, 5.7, 8.0 and 9.7), the matching MariaDB image's
 mariadb-binlog for the MariaDB ones.
 
 One in-process primary per case (BackgroundPrimary, each on its own loopback port) and one
@@ -21,7 +21,10 @@ from tests.server_fixtures import require_image
 
 pytestmark = [pytest.mark.server, pytest.mark.mysqlbinlog]
 
+# The MySQL packages of 5.6, 5.7 and 8.0 ship no mysqlbinlog: 9.7's copies their cases too.
 CLIENT = {"mysql-9.7": ("mysqlbinlog", "--get-server-public-key"),
+          "mysql-5.6": ("mysqlbinlog",), "mysql-5.7": ("mysqlbinlog",),
+          "mysql-8.0": ("mysqlbinlog", "--get-server-public-key"),
           "mariadb-10.5": ("mariadb-binlog",), "mariadb-10.11": ("mariadb-binlog",),
           "mariadb-11.8": ("mariadb-binlog",)}
 
@@ -46,7 +49,7 @@ def test_every_corpus_binlog_is_copied_byte_for_byte(line: str, tmp_path: Path) 
             argv = [tool, "--read-from-remote-server", "--raw", "--to-last-log", "-h127.0.0.1",
                     f"-P{primary.port}", "-uroot", f"-p{PASSWORD}", *options, first]
             script.append(f"cd /out/{i} && {shlex.join(argv)} 2>err || echo \"exit $? in {i}\"")
-        proc = run_against_server(profile.image, ["sh", "-c", "\n".join(script)], tmp_path, 900)
+        proc = run_against_server(profile.decoder_image, ["sh", "-c", "\n".join(script)], tmp_path, 900)
     finally:
         for primary in primaries:
             primary.close()

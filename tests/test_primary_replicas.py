@@ -50,7 +50,7 @@ def _write_source(server: Server) -> tuple[str, list[dict], list[str]]:
                    f"GRANT REPLICATION SLAVE ON *.* TO '{USER}'@'127.0.0.1';")
     server.flush_logs()
     first = server.binlog_files()[-1]
-    json_type = "JSON" if server.profile.flavor == "mysql" else "LONGTEXT"
+    json_type = "JSON" if server.profile.flavor == "mysql" and server.profile.version != "5.6" else "LONGTEXT"
     server.execute(WORKLOAD.format(json=json_type))
     checksums = server.query(f"CHECKSUM TABLE {TABLES}")
     server.flush_logs()
@@ -58,8 +58,14 @@ def _write_source(server: Server) -> tuple[str, list[dict], list[str]]:
     return first, checksums, files[files.index(first):-1]
 
 
+def _source_syntax(server: Server) -> bool:
+    """MySQL 8.0.23+ speaks CHANGE REPLICATION SOURCE / START REPLICA (8.0.22+ SHOW REPLICA
+    STATUS); 5.6 and 5.7 only the MASTER/SLAVE forms."""
+    return server.profile.flavor == "mysql" and server.profile.version not in ("5.6", "5.7")
+
+
 def _replicate(replica: Server, port: int, first: str) -> None:
-    if replica.profile.flavor == "mysql":
+    if _source_syntax(replica):
         replica.execute(
             f"CHANGE REPLICATION SOURCE TO SOURCE_HOST='127.0.0.1', SOURCE_PORT={port}, "
             f"SOURCE_USER='{USER}', SOURCE_PASSWORD='{PASSWORD}', SOURCE_LOG_FILE='{first}', "
@@ -67,13 +73,12 @@ def _replicate(replica: Server, port: int, first: str) -> None:
     else:
         replica.execute(
             f"CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT={port}, MASTER_USER='{USER}', "
-            f"MASTER_PASSWORD='{PASSWORD}', MASTER_LOG_FILE='{first}', MASTER_LOG_POS=4, "
-            "MASTER_USE_GTID=no; START SLAVE;")
+            f"MASTER_PASSWORD='{PASSWORD}', MASTER_LOG_FILE='{first}', MASTER_LOG_POS=4"
+            + (", MASTER_USE_GTID=no; " if replica.profile.flavor == "mariadb" else "; ") + "START SLAVE;")
 
 
 def _status(replica: Server) -> dict:
-    mysql = replica.profile.flavor == "mysql"
-    rows = replica.query("SHOW REPLICA STATUS" if mysql else "SHOW SLAVE STATUS")
+    rows = replica.query("SHOW REPLICA STATUS" if _source_syntax(replica) else "SHOW SLAVE STATUS")
     return rows[0] if rows else {}
 
 
@@ -93,13 +98,19 @@ def _wait_for_checksums(replica: Server, want: list[dict], seconds: float = 120,
 
 
 @pytest.mark.server
-@pytest.mark.parametrize("profile_name", ["mysql-9.7", "mariadb-10.11"])
+# (mysql-5.7 is not here: its replica applies every row, each column's value equal to the
+# source's, yet CHECKSUM TABLE r.types differs, and it differs just as much when the 5.7 replica
+# replicates from the real 5.7 source: 5.7's own behaviour, so this check cannot decide there.)
+@pytest.mark.parametrize("profile_name", ["mysql-9.7", "mariadb-10.11", "mysql-5.6", "mysql-8.0"])
 def test_replica_applies_served_binlogs(profile_name: str, start_server, tmp_path: Path) -> None:
     profile = profiles.get(profile_name)
     source = start_server(profile, {"binlog_format": "ROW"})
     first, want, files = _write_source(source)
     served_dir = tmp_path / "binlogs"
-    source.copy_binlogs(served_dir, files)
+    # The newest file too (its Format_description and Previous_gtids): the workload's last file
+    # ends with a Rotate to it, and a 5.7 replica refuses heartbeats that name another file
+    # than the one it was rotated to ("could not queue event from master").
+    source.copy_binlogs(served_dir, [*files, source.binlog_files()[-1]])
     assert all(row["Checksum"] not in (None, "", "0") for row in want)
     with serving([served_dir], tmp_path, "--user", USER, password=PASSWORD) as primary:
         replica = start_server(profile, {"server_id": "2", "binlog_format": "ROW"})
@@ -109,7 +120,8 @@ def test_replica_applies_served_binlogs(profile_name: str, start_server, tmp_pat
 
 
 def _library_events(host: str, port: int, first: str) -> list[tuple]:
-    """What python-mysql-replication's BinLogStreamReader delivers, as comparable tuples."""
+    """What python-mysql-replication's BinLogStreamReader delivers, as comparable tuples
+    (binlog file, type, log_pos, query, rows); the servers' artificial Rotates (log_pos 0) left out."""
     from pymysqlreplication import BinLogStreamReader
     from pymysqlreplication.event import QueryEvent, RotateEvent, XidEvent
     from pymysqlreplication.row_event import DeleteRowsEvent, UpdateRowsEvent, WriteRowsEvent
@@ -119,10 +131,13 @@ def _library_events(host: str, port: int, first: str) -> list[tuple]:
         only_events=[QueryEvent, XidEvent, RotateEvent, WriteRowsEvent, UpdateRowsEvent,
                      DeleteRowsEvent])
     try:
-        out = []
+        out, file = [], first
         for e in stream:
             rows = [repr(sorted(r.items())) for r in getattr(e, "rows", [])]
-            out.append((type(e).__name__, e.packet.log_pos, getattr(e, "query", None), rows))
+            if not (isinstance(e, RotateEvent) and e.packet.log_pos == 0):
+                out.append((file, type(e).__name__, e.packet.log_pos, getattr(e, "query", None), rows))
+            if isinstance(e, RotateEvent):
+                file = e.next_binlog
         return out
     finally:
         stream.close()
@@ -139,11 +154,12 @@ def test_python_mysql_replication_reads_the_same_from_served_as_from_the_real_se
     first, _, files = _write_source(source)
     source.execute(f"GRANT REPLICATION CLIENT, SELECT ON *.* TO '{USER}'@'127.0.0.1'")
     source.copy_binlogs(tmp_path / "binlogs", files)
-    from_real = [e for e in _library_events("127.0.0.1", source.port, first)
-                 if not (e[0] == "RotateEvent" and e[1] == 0)]  # the real server goes on past
+    # The real server's stream goes on into the file after the served ones (the GRANT above):
+    # what it sent from the served files is the whole stream the primary must send.
+    from_real = [e for e in _library_events("127.0.0.1", source.port, first) if e[0] in files]
     with serving([tmp_path / "binlogs"], tmp_path, "--user", USER, password=PASSWORD) as primary:
-        from_served = [e for e in _library_events(primary.host, primary.port, first)
-                       if not (e[0] == "RotateEvent" and e[1] == 0)]
-    # the real server's stream goes on into the files after the served ones (the GRANT above)
-    assert from_served == from_real[:len(from_served)]
-    assert sum(len(e[3]) for e in from_served) >= 8, "the workload's rows were delivered"
+        from_served = _library_events(primary.host, primary.port, first)
+    assert len(from_served) == len(from_real), f"served {len(from_served)} events, the real server {len(from_real)}"
+    assert from_served == from_real
+    assert sum(len(e[4]) for e in from_real) == 12, "every row of the workload (6 in types, 6 in wide)"
+    assert from_real[-1][1] == "RotateEvent" and from_real[-1][0] == files[-1], "up to the last served file's end"

@@ -28,7 +28,7 @@ MAGIC = b"\xfebin"
 SMOKE_SQL = """\
 CREATE DATABASE smoke;
 CREATE TABLE smoke.t (id INT PRIMARY KEY, name VARCHAR(40), amount DECIMAL(10,2),
-                      at DATETIME(6), doc JSON, raw BLOB);
+                      at DATETIME(6), doc {json}, raw BLOB);
 INSERT INTO smoke.t VALUES (1, 'one', 1.50, '2024-01-02 03:04:05.678901', '{"k": [1, 2]}', x'00ff'),
                            (2, NULL, -2.25, NULL, NULL, NULL);
 UPDATE smoke.t SET name = 'two' WHERE id = 2;
@@ -44,7 +44,9 @@ def _decode(profile: ServerProfile, path: Path) -> subprocess.CompletedProcess[b
 
 def _smoke(server: Server, tmp_path: Path) -> None:
     before = set(server.binlog_files())
-    server.execute(SMOKE_SQL)
+    # JSON arrived in MySQL 5.7.8; 5.6 keeps the document as text.
+    old = server.profile.flavor == "mysql" and server.profile.version == "5.6"
+    server.execute(SMOKE_SQL.replace("{json}", "LONGTEXT" if old else "JSON"))
     server.flush_logs()
     files = server.binlog_files()
     assert len(files) > len(before), "FLUSH BINARY LOGS did not rotate"

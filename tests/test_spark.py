@@ -24,6 +24,7 @@ from spark_checks.expand import MUTANT_MARK, mutants
 from harness.selection import resolve
 from spark_checks.reference import single_process
 from tests.external import ROOT as EXTERNAL
+from tests.spark_cluster import LOOPBACK_HEX
 
 PROJECT = Path(__file__).resolve().parents[1]
 CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
@@ -270,35 +271,20 @@ def test_a_missing_or_self_baseline_is_a_usage_error(tmp_path):
 # A local session as the job makes it, in its own process (a fresh JVM: the address is chosen at
 # its start), reporting the driver's address and the TCP sockets the JVM listens on.
 LOOPBACK_PROBE = """
-import json, os, sys
+import json, sys
 sys.path.insert(0, {root!r})
 from spark_checks import session
+from tests.spark_cluster import listening_addresses
 spark = session.get("local[1]", quiet=True)
 sc = spark.sparkContext
 assert sc.parallelize(range(10), 2).map(lambda x: x * 2).sum() == 90  # executors and workers up
 pid = sc._jvm.java.lang.ProcessHandle.current().pid()
-sockets = set()
-for fd in os.listdir(f"/proc/{{pid}}/fd"):
-    try:
-        link = os.readlink(f"/proc/{{pid}}/fd/{{fd}}")
-    except OSError:
-        continue
-    if link.startswith("socket:["):
-        sockets.add(link[8:-1])
-listening = []
-for table in ("tcp", "tcp6"):
-    with open(f"/proc/net/{{table}}") as f:
-        next(f)
-        for line in f:
-            fields = line.split()
-            if fields[3] == "0A" and fields[9] in sockets:  # 0A: LISTEN
-                listening.append(fields[1].split(":")[0])
+listening = listening_addresses(pid)
 conf = sc.getConf()
 print(json.dumps({{"host": conf.get("spark.driver.host"), "bind": conf.get("spark.driver.bindAddress"),
                   "listening": listening}}))
 spark.stop()
 """
-LOOPBACK_HEX = ("0100007F", "0000000000000000FFFF00000100007F", "00000000000000000000000001000000")
 
 
 def test_a_local_run_stays_on_loopback(tmp_path):

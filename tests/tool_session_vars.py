@@ -20,7 +20,11 @@ from oracle.verify import Disagreement
 
 QUERY_TYPES = frozenset((2, 18, 165))  # Query, Execute_load_query, MariaDB Query_compressed
 _SET = re.compile(r"^(?:/\*!\d+ )?SET (.*?)(?:\*/)?/\*!\*/;$")
-_ASSIGNMENT = re.compile(r"(?:@@session\.)?(\w+)=('(?:[^'\\]|\\.)*'|[^,\s]+)")
+# A value is quoted, or plain, or (sql_mode of a binlog from a server before 8.0, printed by
+# mysqlbinlog 8.0+) a number followed by the mask of the modes 8.0 removed, applied only when
+# replayed on 8.0.5+: `1436549152/*!80005 &~0x1003ff00*/`.
+_ASSIGNMENT = re.compile(r"(?:@@session\.)?(\w+)=('(?:[^'\\]|\\.)*'|\d+/\*!80005 &~0x[0-9a-f]+(?:\*/)?|[^,\s]+)")
+_REMOVED_MODES_MASK = re.compile(r"^(\d+)/\*!80005 &~0x[0-9a-f]+(?:\*/)?$")  # _SET ate the "*/"
 
 # Q_FLAGS2_CODE bits the tools print as session variables (OPTION_* of sql_priv.h / my_global.h),
 # and whether a set bit means the variable is 1 (else 0).
@@ -116,6 +120,8 @@ def _same_text(expected: Any, printed: str) -> bool:
 AGREES: dict[str, Callable[[Any, str], bool]] = {
     "TIMESTAMP": lambda expected, printed: expected == _printed_timestamp(printed),
     "character_set_client": _client_printed,
+    "sql_mode": lambda expected, printed: str(expected) == (
+        m[1] if (m := _REMOVED_MODES_MASK.match(printed)) else printed),
 }
 
 

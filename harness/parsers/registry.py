@@ -51,6 +51,18 @@ PARSERS: tuple[BuiltinParser, ...] = (
                   "go-mysql-binlog-node"),
     BuiltinParser("go-mysql", "Go", "github.com/go-mysql-org/go-mysql", STREAM, "go", "go-mysql"),
     BuiltinParser("go-mysql-file", "Go", "github.com/go-mysql-org/go-mysql", FILE, "go", "go-mysql"),
+    BuiltinParser("mysql-binlog-connector-java", "Java", "io.debezium:mysql-binlog-connector-java", STREAM,
+                  "jvm", "mysql-binlog-connector-java"),
+    BuiltinParser("mysql-binlog-connector-java-file", "Java", "io.debezium:mysql-binlog-connector-java", FILE,
+                  "jvm", "mysql-binlog-connector-java"),
+    BuiltinParser("mysql-binlog-connector-java-zendesk", "Java", "com.zendesk:mysql-binlog-connector-java",
+                  STREAM, "jvm", "mysql-binlog-connector-java-zendesk"),
+    BuiltinParser("mysql-binlog-connector-java-zendesk-file", "Java", "com.zendesk:mysql-binlog-connector-java",
+                  FILE, "jvm", "mysql-binlog-connector-java-zendesk"),
+    BuiltinParser("mysql-async", "Rust", "mysql_async", STREAM, "rust", "mysql-common"),
+    BuiltinParser("mysql-common-file", "Rust", "mysql_common", FILE, "rust", "mysql-common"),
+    BuiltinParser("mysql-binlog-connector-rust-file", "Rust", "mysql-binlog-connector-rust", FILE, "rust",
+                  "mysql-binlog-connector-rust"),
 )
 
 BY_NAME: dict[str, BuiltinParser] = {p.name: p for p in PARSERS}

@@ -40,13 +40,16 @@ class Capabilities:
     partial_events: on a rejection, reports the events decoded before it.
     row_values: the column types (MYSQL_TYPE_* names, as the Table_map gives them) whose row
     values are compared, or "*"; rows are compared at all only where a rows event type's body
-    claims the field "rows" (harness/row_values.py)."""
+    claims the field "rows" (harness/row_values.py).
+    schema_lookups: a stream parser that names row columns by asking the primary (information_schema,
+    SHOW COLUMNS): a case whose tables the primary cannot describe is skipped for it."""
 
     header: frozenset[str] = frozenset(HEADER_FIELDS)
     bodies: Mapping[str, frozenset[str] | str] = field(default_factory=lambda: {ALL: ALL})
     every_event: bool = True
     partial_events: bool = True
     row_values: frozenset[str] | str = ALL
+    schema_lookups: bool = False
 
     def body_fields(self, type_name: str) -> frozenset[str] | str:
         """The body fields compared for one event type: a set, "*" (all), or an empty set."""
@@ -64,6 +67,7 @@ class Capabilities:
             "every_event": self.every_event,
             "partial_events": self.partial_events,
             "row_values": self.row_values if isinstance(self.row_values, str) else sorted(self.row_values),
+            **({"schema_lookups": True} if self.schema_lookups else {}),
         }
 
     @classmethod
@@ -78,7 +82,8 @@ class Capabilities:
         row_values = data.get("row_values", ALL)
         return cls(frozenset(str(h) for h in data.get("header", HEADER_FIELDS)), bodies,
                    bool(data.get("every_event", True)), bool(data.get("partial_events", True)),
-                   row_values if row_values == ALL else frozenset(str(t) for t in row_values))
+                   row_values if row_values == ALL else frozenset(str(t) for t in row_values),
+                   bool(data.get("schema_lookups", False)))
 
 
 FULL = Capabilities()

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from generators import docker_env, profiles
 from generators.bigbinlog import _fill, fast_settings
+from oracle.tool_image import MYSQL_IMAGE
 from generators.server import running_server
 
 USER, PASSWORD = "bench", "bench-pw"
@@ -43,7 +44,7 @@ class ClientBox:
     def __init__(self, out_dir: Path) -> None:
         self.out_dir = out_dir
         self.id = docker_env.docker_cli("run", "-d", "--rm", "--network", "host", "-v", f"{out_dir}:/out", "-w",
-                                        "/out", "binlog-mysql:9.7", "sleep", "infinity").stdout.decode().strip()
+                                        "/out", MYSQL_IMAGE, "sleep", "infinity").stdout.decode().strip()
 
     def copy(self, port: int, file: str, mode: str) -> float:
         script = (f"rm -f {file}; a=$(date +%s%N); mysqlbinlog --read-from-remote-server --raw -h127.0.0.1 "

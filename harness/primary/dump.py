@@ -121,8 +121,28 @@ class DumpOptions:
     slave_checksum: int | None  # from @source/@master_binlog_checksum; None: the client never said
     heartbeat_ns: int
     flavor: str
-    newer_names: bool  # MySQL >= 8.0.26 says "source"/"Replica" in these messages
+    newer_names: bool  # MySQL says "source"/"Replica" in these messages (MYSQL_NEWER_SENDER_SINCE)
     mariadb_capability: int = 0
+    version: tuple[int, ...] = ()  # the served server's
+
+    @property
+    def mysql_heartbeat_v2(self) -> bool:
+        """MySQL 8.0.26 added Heartbeat_log_event_v2; older servers ignore the dump flag (captures
+        of 5.6.24 and 5.7.29 send v1, 8.0.31 v2)."""
+        return self.flavor == "mysql" and self.version >= (8, 0, 26)
+
+    @property
+    def heartbeat_per_skipped_event(self) -> bool:
+        """Before MYSQL_NEWER_SENDER_SINCE, a GTID dump sends a heartbeat after every event it
+        skips (at that event's end), not one after the skipped groups (captures of 5.6.24,
+        5.7.29 and 8.0.31)."""
+        return self.flavor == "mysql" and self.version < MYSQL_NEWER_SENDER_SINCE
+
+
+# Captured: MySQL 8.0.31 still says "Slave"/"master" and sends a heartbeat per skipped event; 9.7
+# says "Replica"/"source" and sends one after the skipped groups. The release in between that
+# changed both is not captured; 8.1.0 is assumed.
+MYSQL_NEWER_SENDER_SINCE = (8, 1, 0)
 
 
 def _crc(event: bytearray | bytes) -> bytes:
@@ -390,6 +410,10 @@ class BinlogSender:
             if start > BIN_LOG_HEADER_SIZE:
                 f.seek(start)
                 pos = start
+                if self.opts.flavor == "mysql" and self.opts.version < (5, 7):
+                    # 5.6's mysql_binlog_send (before Binlog_sender) counts from the requested
+                    # start once it seeks there (the 5.6.24 capture)
+                    self.last_event_end = start
             if isinstance(self.filter, _MysqlGtidFilter):
                 self.filter.ctx.format = next(walk(MAGIC + fde, verify_checksums=False)).format
             return self._send_events(f, pos)
@@ -445,7 +469,10 @@ class BinlogSender:
                 event = self._whole_event(f, header, size)
                 pos += size
                 if self.filter.skip(event, crc):
-                    skipped_to = pos
+                    if self.opts.heartbeat_per_skipped_event and isinstance(self.filter, _MysqlGtidFilter):
+                        self.io.write(b"\0" + self._heartbeat(self.file_name, pos, crc))
+                    else:
+                        skipped_to = pos
                     self._after_filtered_event(pos, crc)
                     continue
                 if skipped_to and isinstance(self.filter, _MysqlGtidFilter):
@@ -486,7 +513,7 @@ class BinlogSender:
 
     def _heartbeat(self, name: str, log_pos: int, crc: bool) -> bytes:
         """Binlog_sender::send_heartbeat_event: v2 when a MySQL client asked for it (dump flag 2)."""
-        v2 = self.opts.flavor == "mysql" and self.req.flags & USE_HEARTBEAT_EVENT_V2
+        v2 = self.opts.mysql_heartbeat_v2 and self.req.flags & USE_HEARTBEAT_EVENT_V2
         return (heartbeat_v2 if v2 else heartbeat)(name, log_pos, self.opts.server_id, crc)
 
     def _wait_with_heartbeats(self, name: str, end: int) -> None:

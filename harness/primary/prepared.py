@@ -15,6 +15,7 @@ from oracle.wire.errors import PacketError
 
 from . import queries
 from .resultset import MYSQL_TYPE_LONGLONG, MYSQL_TYPE_VAR_STRING, ResultSet, column_definition, inferred_definition
+from .sqltext import outside_quotes
 
 ER_UNKNOWN_STMT_HANDLER = 1243
 ER_MALFORMED_PACKET = 1835
@@ -42,7 +43,7 @@ class Statements:
 
 def _placeholders(sql: str) -> list[int]:
     """Offsets of the `?` outside quotes."""
-    return [i for i, c in queries.outside_quotes(sql) if c == "?"]
+    return [i for i, c in outside_quotes(sql) if c == "?"]
 
 
 def _literal(value: str | int | float | None) -> str:

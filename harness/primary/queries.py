@@ -13,6 +13,7 @@ from oracle.wire.packets import ErrPacket, OkPacket
 
 from . import catalog, tables
 from .resultset import ResultSet, Value
+from .sqltext import split_top_level
 from .served import ServedLogs
 
 Reply = ResultSet | OkPacket | ErrPacket
@@ -81,33 +82,6 @@ def evaluate(expr: str, s: QuerySession) -> Value:
 class _Refused(Exception):
     def __init__(self, err: ErrPacket) -> None:
         self.err = err
-
-
-def outside_quotes(text: str) -> Iterator[tuple[int, str]]:
-    """(offset, character) of the characters outside quoted strings and identifiers."""
-    quote = ""
-    for i, c in enumerate(text):
-        if quote:
-            quote = "" if c == quote else quote
-        elif c in "'\"`":
-            quote = c
-        else:
-            yield i, c
-
-
-def split_top_level(text: str) -> list[str]:
-    """Split at commas outside quotes and parentheses."""
-    parts, depth, start = [], 0, 0
-    for i, c in outside_quotes(text):
-        if c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-        elif c == "," and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    parts.append(text[start:])
-    return [p.strip() for p in parts]
 
 
 # -- statements ---------------------------------------------------------------------------------
@@ -180,6 +154,35 @@ def answer_binary_logs(s: QuerySession, m: re.Match[str]) -> Reply:
     if s.logs.flavor == "mariadb":
         return ResultSet(["Log_name", "File_size"], [[f.name, f.size] for f in s.logs.files])
     return ResultSet(["Log_name", "File_size", "Encrypted"], [[f.name, f.size, "No"] for f in s.logs.files])
+
+
+ER_ERROR_WHEN_EXECUTING_COMMAND = 1220
+
+
+def answer_show_binlog_events(s: QuerySession, m: re.Match[str]) -> Reply:
+    """The real server's answer, recorded with the case (case.json `server_events`): each event
+    with its start, end, type and Info; a Transaction_payload's events follow it, at its end.
+    Files served without that record are refused: the Info texts are the server's own."""
+    name = _unquote(m["file"]) if m["file"] else s.logs.files[0].name
+    if s.logs.find(name) is None:
+        return ErrPacket(ER_ERROR_WHEN_EXECUTING_COMMAND, "Error when executing command SHOW BINLOG EVENTS: "
+                         "Could not find target log", "HY000")
+    listed = s.logs.server_events.get(name)
+    if listed is None:
+        return ErrPacket(ER_NOT_SUPPORTED_YET, f"harness serve lists the events of {name} only where a corpus "
+                         "case recorded the real server's SHOW BINLOG EVENTS (case.json server_events)", "42000")
+    start = 0
+    if m["pos"] is not None and int(m["pos"]) > 4:
+        start = next((i for i, e in enumerate(listed)
+                      if e["pos"] == int(m["pos"]) and e["end_log_pos"] != e["pos"]), -1)
+        if start < 0:
+            return ErrPacket(ER_ERROR_WHEN_EXECUTING_COMMAND, "Error when executing command SHOW BINLOG EVENTS: "
+                             "Wrong offset or I/O error", "HY000")
+    rows: list[list[Value]] = [[name, e["pos"], e["type"], e["server_id"], e["end_log_pos"], e["info"]]
+                               for e in listed[start:]]
+    offset, count = int(m["offset"] or 0), int(m["count"]) if m["count"] is not None else None
+    rows = rows[offset:None if count is None else offset + count]
+    return ResultSet(["Log_name", "Pos", "Event_type", "Server_id", "End_log_pos", "Info"], rows)
 
 
 # -- column lookups (harness/primary/tables.py) ---------------------------------------------------
@@ -332,6 +335,8 @@ STATEMENTS: tuple[Statement, ...] = (
     Statement(_p(r"SHOW\s+BINARY\s+LOG\s+STATUS"), answer_binlog_status, _mysql_at_least((8, 2, 0))),
     Statement(_p(r"SHOW\s+BINLOG\s+STATUS"), answer_binlog_status, _mariadb_at_least((10, 5, 2))),
     Statement(_p(r"SHOW\s+(?:BINARY|MASTER)\s+LOGS"), answer_binary_logs),
+    Statement(_p(r"SHOW\s+BINLOG\s+EVENTS(?:\s+IN\s+(?P<file>'[^']*'|\"[^\"]*\"))?(?:\s+FROM\s+(?P<pos>\d+))?"
+                 r"(?:\s+LIMIT\s+(?:(?P<offset>\d+)\s*,\s*)?(?P<count>\d+))?"), answer_show_binlog_events),
     Statement(_p(r"USE\s+(?P<db>`[^`]+`|\w+)"), answer_use),
     Statement(_p(r"SHOW\s+(?P<full>FULL\s+)?(?:COLUMNS|FIELDS)\s+(?:FROM|IN)\s+(?:(?P<db>`[^`]+`|\w+)\.)?"
                  r"(?P<table>`[^`]+`|\w+)(?:\s+(?:FROM|IN)\s+(?P<db2>`[^`]+`|\w+))?(?:\s+LIKE\s+'(?P<like>[^']*)')?"),

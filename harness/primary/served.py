@@ -3,6 +3,7 @@ them (version, server_id, checksum, GTID state), all read from the files themsel
 from __future__ import annotations
 
 import mmap
+import re
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,9 +16,13 @@ from oracle.fde import FormatDescription
 from oracle.framing import MAGIC, walk
 
 from ..corpus import CorpusError, discover
-from .tables import Table, create_statements, table_from_map
+from .ddl import Dialect, SchemaReplay
+from .tables import Table, case_tables, create_statements, table_from_map
 
 GTID_TYPES = (T.GTID_LOG_EVENT, T.GTID_TAGGED_LOG_EVENT)
+QUERY_TYPES = (T.QUERY_EVENT, T.QUERY_COMPRESSED_EVENT)
+_SCHEMA_EVENTS = (T.TABLE_MAP_EVENT, *QUERY_TYPES, T.TRANSACTION_PAYLOAD_EVENT)  # what says how tables look
+_DDL_WORD = re.compile(rb"(?i)\b(?:create|alter|drop|rename)\b")  # harness/primary/ddl.py follows only these
 
 
 class ServeError(Exception):
@@ -52,15 +57,16 @@ class ServedLogs:
     # MySQL, per file name: its Previous_gtids, and its first GTID (sid, tag, gno)
     previous_gtids: dict[str, dict[tuple[str, str], list[tuple[int, int]]]] = field(default_factory=dict)
     first_gtid: dict[str, tuple[str, str, int]] = field(default_factory=dict)
-    tables: dict[tuple[str, str], Table] = field(default_factory=dict)  # (schema, table), lower case
-    create_statements: dict[tuple[str, str], str] = field(default_factory=dict)
+    # The tables the lookups know, (schema, table) lower case: schema_of() below
+    tables: dict[tuple[str, str], Table] = field(default_factory=dict)
+    named_table_maps: bool = False  # did any Table_map name its columns (binlog_row_metadata=FULL)?
+    # Tables the Table_maps name that no source describes: the lookups say they do not exist
+    undescribed: list[tuple[str, str]] = field(default_factory=list)
+    # file name -> the real server's SHOW BINLOG EVENTS of it (a corpus case's case.json `server_events`)
+    server_events: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
     def table(self, schema: str, name: str) -> Table | None:
-        key = (schema.lower(), name.lower())
-        found = self.tables.get(key)
-        if found is not None:
-            found.create_statement = self.create_statements.get(key)
-        return found
+        return self.tables.get((schema.lower(), name.lower()))
 
     @property
     def flavor(self) -> str:
@@ -90,14 +96,52 @@ class ServedLogs:
         return ",".join(self.mariadb_gtids[d] for d in sorted(self.mariadb_gtids))
 
 
-def _binlog_paths(arg: str, creates: dict[tuple[str, str], str]) -> list[Path]:
+@dataclass
+class _SchemaSources:
+    """What says how the served tables looked while the server wrote the files, strongest first."""
+    recorded: dict[tuple[str, str], Table] = field(default_factory=dict)  # case.json `tables`
+    replay: SchemaReplay = field(default_factory=SchemaReplay)  # the binlogs' own DDL
+    maps: dict[tuple[str, str], Table | None] = field(default_factory=dict)  # the last Table_map's say
+    creates: dict[tuple[str, str], str] = field(default_factory=dict)  # CREATE TABLEs a case's scenario ran
+    server_events: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # case.json, per file name
+
+    def schema_of(self) -> dict[tuple[str, str], Table]:
+        """Each table from its strongest source; a table none describes is left out (the server
+        does not have it), and so is one whose DDL was not followed (ddl.py)."""
+        out: dict[tuple[str, str], Table] = {}
+        for key in {*self.maps, *self.replay.tables, *self.recorded}:
+            found = self.recorded.get(key) or _with_charsets(self.replay.tables.get(key), self.maps.get(key)) \
+                or self.maps.get(key)
+            if found is None:
+                continue
+            if found.create_statement is None and key in self.creates:
+                found.create_statement = self.creates[key]
+            out[key] = found
+        return out
+
+
+def _with_charsets(table: Table | None, mapped: Table | None) -> Table | None:
+    """A table from DDL, with the character sets and collations its Table_map names where the
+    DDL names none (the server's defaults, which the statement leaves unsaid)."""
+    if table is None or mapped is None or [c.name for c in table.columns] != [c.name for c in mapped.columns]:
+        return table
+    for c, m in zip(table.columns, mapped.columns):
+        if c.collation is None and c.data_type == m.data_type and c.charset in (None, m.charset):
+            c.charset, c.collation = m.charset, m.collation
+    return table
+
+
+def _binlog_paths(arg: str, sources: _SchemaSources) -> list[Path]:
     p = Path(arg)
     try:
         cases = discover(p)
     except CorpusError as e:
         raise ServeError(str(e)) from e
     for c in cases:
-        creates.update(create_statements(c.meta))
+        sources.creates.update(create_statements(c.meta))
+        sources.recorded.update(case_tables(c.meta))
+        sources.server_events.update({b["name"]: b["server_events"] for b in c.meta.get("binlogs") or []
+                                      if isinstance(b, dict) and isinstance(b.get("server_events"), list)})
     paths = [c.path for c in cases]
     return [q for q in paths if _starts_with_magic(q)] if p.is_dir() else paths
 
@@ -112,16 +156,19 @@ def events(path: Path) -> Iterator[tuple[Any, Any]]:
     with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as buf:
         ctx = new_context(verify_checksums=False)
         for raw in walk(buf, verify_checksums=False):  # type: ignore[arg-type]
-            wanted = raw.header.type_code in (*GTID_TYPES, T.PREVIOUS_GTIDS_LOG_EVENT, T.GTID_EVENT,
-                                              T.GTID_LIST_EVENT, T.TABLE_MAP_EVENT)
+            code = raw.header.type_code
+            wanted = code in (*GTID_TYPES, T.PREVIOUS_GTIDS_LOG_EVENT, T.GTID_EVENT, T.GTID_LIST_EVENT,
+                              *_SCHEMA_EVENTS)
+            if code == T.QUERY_EVENT:  # most are BEGIN, COMMIT or DML: decoded only if DDL may be there
+                wanted = _DDL_WORD.search(buf, raw.body_start, raw.body_end) is not None
             yield raw, decode_raw(buf, raw, ctx) if wanted else None  # type: ignore[arg-type]
 
 
 def load(paths: list[str]) -> ServedLogs:
     files: list[ServedFile] = []
-    creates: dict[tuple[str, str], str] = {}
+    sources = _SchemaSources()
     for arg in paths:
-        for p in _binlog_paths(arg, creates):
+        for p in _binlog_paths(arg, sources):
             files.append(ServedFile(p.name, p.resolve()))
     if not files:
         raise ServeError(f"no binlog files under {' '.join(paths)}")
@@ -136,10 +183,10 @@ def load(paths: list[str]) -> ServedLogs:
                 if logs is None:
                     if raw.header.type_code != T.FORMAT_DESCRIPTION_EVENT:
                         raise ServeError(f"{f.path}: the first event is not a Format_description")
-                    logs = ServedLogs(files, raw.format, raw.header.server_id, create_statements=creates)
-                if event is not None and event.type_code == T.TABLE_MAP_EVENT:
-                    table = table_from_map(event.body)
-                    logs.tables[(table.schema.lower(), table.name.lower())] = table
+                    logs = ServedLogs(files, raw.format, raw.header.server_id)
+                    sources.replay.dialect = Dialect(mariadb=logs.flavor == "mariadb")
+                if event is not None and event.type_code in _SCHEMA_EVENTS:
+                    _note_schema(logs, sources, event.type_code, event.body)
                 elif event is not None:
                     _note_gtids(logs, event.type_code, event.body, raw.header.server_id)
                     _note_file_gtids(logs, f.name, event.type_code, event.body)
@@ -154,7 +201,26 @@ def load(paths: list[str]) -> ServedLogs:
             # Served as it is: a dump reaching the bad bytes ends with the server's ERR 1236.
             logs.warnings.append(f"{f.name}: {e} (served as it is)")
     assert logs is not None
+    logs.tables = sources.schema_of()
+    logs.undescribed = sorted(k for k in sources.maps if k not in logs.tables)
+    logs.server_events = {f.name: sources.server_events[f.name] for f in files if f.name in sources.server_events}
     return logs
+
+
+
+
+def _note_schema(logs: ServedLogs, sources: _SchemaSources, type_code: int, body: dict[str, Any]) -> None:
+    """A Table_map (the table's last say wins), a Query's DDL, or the events a payload holds."""
+    if type_code == T.TABLE_MAP_EVENT:
+        logs.named_table_maps |= any(o.get("name") == "COLUMN_NAME" for o in body.get("optional_metadata") or [])
+        sources.maps[(str(body["schema"]).lower(), str(body["table"]).lower())] = table_from_map(body)
+    elif type_code in QUERY_TYPES and isinstance(body.get("query"), str):
+        db = body.get("db")
+        sources.replay.apply(db if isinstance(db, str) and db else None, body["query"])
+    elif type_code == T.TRANSACTION_PAYLOAD_EVENT:
+        for inner in body.get("events") or []:
+            if inner.get("type_code") in _SCHEMA_EVENTS and isinstance(inner.get("body"), dict):
+                _note_schema(logs, sources, inner["type_code"], inner["body"])
 
 
 def _note_gtids(logs: ServedLogs, type_code: int, body: dict[str, Any], server_id: int) -> None:

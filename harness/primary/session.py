@@ -12,7 +12,7 @@ from oracle.wire.packets import ErrPacket, OkPacket
 
 from . import auth, prepared, queries, resultset
 from .conn import ClientGone, PacketIO
-from .dump import BINLOG_THROUGH_GTID, BinlogSender, DumpOptions, DumpRequest
+from .dump import BINLOG_THROUGH_GTID, MYSQL_NEWER_SENDER_SINCE, BinlogSender, DumpOptions, DumpRequest
 from .gtid import BadGtidSet, parse_encoded, parse_mariadb_state
 from .state import ServerState
 
@@ -341,8 +341,8 @@ def _dump(s: Session, what: str, req: DumpRequest) -> None:
     st = s.server
     period = _user_var(s, "source_heartbeat_period") or _user_var(s, "master_heartbeat_period") or 0
     opts = DumpOptions(st.server_id, _checksum_announced(s), _number(period), st.logs.flavor,
-                       st.logs.flavor == "mysql" and st.logs.version >= (8, 0, 26),
-                       _number(_user_var(s, "mariadb_slave_capability") or 0))
+                       st.logs.flavor == "mysql" and st.logs.version >= MYSQL_NEWER_SENDER_SINCE,
+                       _number(_user_var(s, "mariadb_slave_capability") or 0), st.logs.version)
     s.log(f"{what} file='{req.file}' pos={req.pos} flags={req.flags:#x} server_id={req.server_id}")
     io = st.options.wire_fault.wrap(s.io) if st.options.wire_fault is not None else s.io
     sender = BinlogSender(io, st.logs, req, opts, st.stop, s.log)

@@ -1,8 +1,11 @@
 """The column lookups CDC clients make before they decode rows (information_schema.COLUMNS,
-SHOW [FULL] COLUMNS, SHOW CREATE TABLE), answered from what the served binlogs say: the last
-Table_map of each table (types, metadata, nullability, and with binlog_row_metadata=FULL the names,
-signedness, charsets, ENUM/SET values and primary key), and for corpus cases the CREATE TABLE the
-scenario ran (case.json `statements`). What the binlog does not say is NULL, never guessed."""
+SHOW [FULL] COLUMNS, SHOW CREATE TABLE): the tables as the server had them while it wrote the
+served binlogs. Their sources, first found first (harness/primary/served.py): a corpus case's
+record of the real server's schema (case.json `tables`: table_from_case), the binlog's own DDL
+(harness/primary/ddl.py), and a Table_map that names every column and every ENUM/SET member
+(binlog_row_metadata=FULL: table_from_map). A Table_map without names (MINIMAL) says too little:
+no names or members are ever made up, and a table no source describes is a table the server
+does not have. What a source does not say is NULL."""
 from __future__ import annotations
 
 import re
@@ -55,6 +58,8 @@ class Column:
     collation: str | None = None
     char_length: int | None = None
     octet_length: int | None = None
+    default: str | None = None
+    extra: str = ""
 
 
 @dataclass
@@ -96,7 +101,8 @@ def _string_real_type(meta: int) -> tuple[int, int]:
     return real, low
 
 
-def _values(vals: list[str]) -> str:
+def member_list(vals: list[str]) -> str:
+    """ENUM/SET members as COLUMN_TYPE lists them."""
     return ",".join("'" + v.replace("'", "''") + "'" for v in vals)
 
 
@@ -146,7 +152,9 @@ def _kinds(types: list[int], metas: list[int]) -> list[str]:
     return out
 
 
-def table_from_map(body: dict[str, Any]) -> Table:
+def table_from_map(body: dict[str, Any]) -> Table | None:
+    """The table a Table_map describes, or None where it does not name every column and every
+    ENUM/SET member (binlog_row_metadata=MINIMAL, MariaDB before 10.5)."""
     types, metas = list(body["column_types"]), [int(m) if not isinstance(m, dict) else 0
                                                 for m in body["column_metadata"]]
     md = _Metadata(body)
@@ -155,9 +163,10 @@ def table_from_map(body: dict[str, Any]) -> Table:
     char_cs = iter(md.charsets("DEFAULT_CHARSET", "COLUMN_CHARSET", kinds.count("char")))
     enum_cs = iter(md.charsets("ENUM_AND_SET_DEFAULT_CHARSET", "ENUM_AND_SET_COLUMN_CHARSET", kinds.count("enumset")))
     enum_vals, set_vals = iter(md.fields.get("ENUM_STR_VALUE") or []), iter(md.fields.get("SET_STR_VALUE") or [])
-    # Positional names where the metadata names none, or fewer than the columns (a damaged file).
-    given = md.names() or []
-    names = [given[i] if i < len(given) else f"@{i + 1}" for i in range(len(types))]
+    names = md.names() or []
+    members = len(md.fields.get("ENUM_STR_VALUE") or []) + len(md.fields.get("SET_STR_VALUE") or [])
+    if len(names) < len(types) or members < kinds.count("enumset"):
+        return None
     nulls = body.get("null_bitmap") or ""  # one '0'/'1' per column, '1' = nullable
     pk = md.primary_key()
     table = Table(body["schema"], body["table"])
@@ -179,10 +188,12 @@ def table_from_map(body: dict[str, Any]) -> Table:
             column_type = data_type
         elif t == STRING:
             real, length = _string_real_type(meta)
-            if real == ENUM:
-                data_type, column_type = "enum", f"enum({_values(next(enum_vals, []))})"
-            elif real == SET:
-                data_type, column_type = "set", f"set({_values(next(set_vals, []))})"
+            if real in (ENUM, SET):
+                data_type = "enum" if real == ENUM else "set"
+                members_of = next(enum_vals if real == ENUM else set_vals, None)
+                if members_of is None:
+                    return None
+                column_type = f"{data_type}({member_list(members_of)})"
             else:
                 octets = length
                 data_type = "binary" if cid == BINARY_CHARSET else "char"
@@ -194,6 +205,41 @@ def table_from_map(body: dict[str, Any]) -> Table:
                                     None if cs == "binary" else cs, None if cs == "binary" else coll,
                                     octets // width if octets is not None and width else None, octets))
     return table
+
+
+# -- a corpus case's record of the server's schema (case.json `tables`: generators/table_schema.py)
+
+_CHARSET_WIDTH = {"latin1": 1, "ascii": 1, "binary": 1, "ucs2": 2, "utf8mb3": 3, "utf8": 3, "utf8mb4": 4,
+                  "utf16": 4, "utf32": 4}
+_SIZED = re.compile(r"(char|varchar|binary|varbinary)\((\d+)\)")
+
+
+def _lengths(column_type: str, charset: str | None) -> tuple[int | None, int | None]:
+    """CHARACTER_MAXIMUM_LENGTH and CHARACTER_OCTET_LENGTH of a sized string column; NULL otherwise."""
+    m = _SIZED.match(column_type)
+    if m is None:
+        return None, None
+    width = 1 if m[1].endswith("binary") else _CHARSET_WIDTH.get(charset or "")
+    n = int(m[2])
+    return n, n * width if width else None
+
+
+def table_from_case(entry: dict[str, Any]) -> Table:
+    """A table as the real server described it (information_schema.COLUMNS, SHOW CREATE TABLE):
+    after the case's scenario, or for a table the scenario dropped, just before the DROP."""
+    table = Table(entry["schema"], entry["table"], create_statement=entry.get("create_table"))
+    for i, c in enumerate(entry.get("columns") or [], 1):
+        chars, octets = _lengths(c["type"], c["charset"])
+        table.columns.append(Column(c["name"], i, c["data_type"], c["type"], c["nullable"], c["key"],
+                                    c["charset"], c["collation"], chars, octets, c["default"], c["extra"]))
+    return table
+
+
+def case_tables(meta: dict[str, Any]) -> dict[tuple[str, str], Table]:
+    """(schema, table), lower case -> the case's recorded table (entries without columns left out:
+    a dropped table on a server too old for the snapshot before the DROP)."""
+    return {(e["schema"].lower(), e["table"].lower()): table_from_case(e)
+            for e in meta.get("tables") or [] if e.get("columns")}
 
 
 _CREATE = re.compile(r"\s*CREATE\s+(?:TEMPORARY\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?`?(\w+)`?\s*\.\s*`?(\w+)`?",
@@ -216,12 +262,12 @@ def information_schema_row(table: Table, c: Column) -> dict[str, Any]:
     """A row of information_schema.COLUMNS, by column name (upper case)."""
     return {
         "TABLE_CATALOG": "def", "TABLE_SCHEMA": table.schema, "TABLE_NAME": table.name,
-        "COLUMN_NAME": c.name, "ORDINAL_POSITION": c.ordinal, "COLUMN_DEFAULT": None,
+        "COLUMN_NAME": c.name, "ORDINAL_POSITION": c.ordinal, "COLUMN_DEFAULT": c.default,
         "IS_NULLABLE": "YES" if c.nullable else "NO", "DATA_TYPE": c.data_type,
         "CHARACTER_MAXIMUM_LENGTH": c.char_length, "CHARACTER_OCTET_LENGTH": c.octet_length,
         "NUMERIC_PRECISION": None, "NUMERIC_SCALE": None, "DATETIME_PRECISION": None,
         "CHARACTER_SET_NAME": c.charset, "COLLATION_NAME": c.collation, "COLUMN_TYPE": c.column_type,
-        "COLUMN_KEY": c.key, "EXTRA": "", "PRIVILEGES": "select,insert,update,references",
+        "COLUMN_KEY": c.key, "EXTRA": c.extra, "PRIVILEGES": "select,insert,update,references",
         "COLUMN_COMMENT": "", "GENERATION_EXPRESSION": "", "SRS_ID": None,
     }
 
@@ -230,7 +276,7 @@ def show_columns_row(c: Column, full: bool) -> list[Any]:
     row = [c.name, c.column_type]
     if full:
         row.append(c.collation)
-    row += ["YES" if c.nullable else "NO", c.key, None, ""]
+    row += ["YES" if c.nullable else "NO", c.key, c.default, c.extra]
     if full:
         row += ["select,insert,update,references", ""]
     return row

@@ -50,8 +50,7 @@ def _row_metadata(logs: ServedLogs) -> str:
     """FULL when the served Table_maps carry column names (binlog_row_metadata=FULL wrote them),
     else MINIMAL: clients (python-mysql-replication) decide from this variable whether to trust
     the Table_map's optional metadata, so it must say how the served files were written."""
-    named = any(not c.name.startswith("@") for t in logs.tables.values() for c in t.columns)
-    return "FULL" if named else "MINIMAL"
+    return "FULL" if logs.named_table_maps else "MINIMAL"
 
 
 def _mysql(logs: ServedLogs) -> dict[str, Value]:

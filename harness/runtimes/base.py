@@ -13,6 +13,8 @@ import time
 from pathlib import Path
 from typing import Callable, ClassVar, Sequence
 
+from generators.cache import cache_root
+
 PARSERS_DIR = Path(__file__).resolve().parent.parent / "parsers"
 INSTALL_COMMAND = "python -m harness peers install"
 COMPLETE_MARK = ".complete"
@@ -21,17 +23,6 @@ Say = Callable[[str], None]
 
 class BuildError(RuntimeError):
     """A toolchain is missing or its build failed; the message carries the tail of its output."""
-
-
-def cache_root() -> Path:
-    """$BINLOG_CONFORMANCE_CACHE, else $XDG_CACHE_HOME/binlog-conformance, else
-    ~/.cache/binlog-conformance: one cache for pinned downloads and builds, outside the
-    repository (server images, parser builds)."""
-    explicit = os.environ.get("BINLOG_CONFORMANCE_CACHE")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "binlog-conformance"
 
 
 def run_logged(argv: Sequence[str], cwd: Path, say: Say, env: dict[str, str] | None = None) -> None:

@@ -8,6 +8,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from oracle.tool_image import MYSQL_IMAGE
+
 from ..isolation import Limits
 from .. import selection
 from .binlogs import SMALL_BINLOG
@@ -16,7 +18,7 @@ from .run import Client, RawCopier, StreamParser, run, table
 
 EXIT_OK, EXIT_VIOLATION, EXIT_USAGE = 0, 1, 2
 STREAM_KINDS = (selection.PLUGIN, selection.STREAM_COMMAND)
-RAW_COPIERS = {"mysqlbinlog": ("binlog-mysql:9.7", "mysqlbinlog")}
+RAW_COPIERS = {"mysqlbinlog": (MYSQL_IMAGE, "mysqlbinlog")}
 
 
 def _clients(args: argparse.Namespace, work_dir: Path) -> list[Client]:

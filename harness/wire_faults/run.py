@@ -12,6 +12,7 @@ from typing import Protocol
 
 from generators import docker_env
 from generators.tools import run_against_server
+from oracle.tool_image import MYSQL_IMAGE
 
 from ..compare import FieldDiff
 from ..corpus import Case
@@ -89,7 +90,7 @@ class RawCopier:
 
     work_dir: Path
     timeout: float
-    image: str = "binlog-mysql:9.7"
+    image: str = MYSQL_IMAGE
     tool: str = "mysqlbinlog"
 
     @property

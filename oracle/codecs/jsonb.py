@@ -151,9 +151,7 @@ def pure_canonical_at(buf: bytes, start: int, end: int, origin: int = 0) -> dict
     if end <= start:
         return {"type": "json", "value": "null"}
     raw, st = _decode(buf, start, end, origin, _TEXT)
-    canonical = _canonical(raw)
-    if canonical["type"] != "json":
-        return canonical
+    canonical = _canonical(raw)  # json, or json_bytes: both keep the layout (see _with_layout)
     if st.unfresh:
         canonical["binary"] = bytes(buf[start:end]).hex()
     elif st.layout:
@@ -600,7 +598,8 @@ def to_canonical(value: JsonValue) -> dict[str, Any]:
     """The canonical model's form: {"type": "json", "value": <JSON text>}. The text is the quoted
     form (a top-level string keeps its quotes, as SELECT shows it), so the JSON string "1" and the
     number 1 stay distinct; inside containers it is identical to mysqlbinlog's. A document whose
-    strings are not UTF-8 (only a corrupt one) is {"type": "json_bytes", "value": <hex>}.
+    text is not UTF-8 (a corrupt one, or 5.7's opaque VAR_STRING of binary bytes) is
+    {"type": "json_bytes", "value": <hex of the text>}.
     A document holding opaque values or unsigned integers also has "opaque" / "unsigned": see
     layout_entries."""
     return _with_layout(_canonical(to_json_bytes(value, True)), value)
@@ -632,9 +631,9 @@ def _collect(v: JsonValue, path: list[str | int], out: dict[str, list[Any]]) -> 
 
 
 def _with_layout(canonical: dict[str, Any], value: JsonValue) -> dict[str, Any]:
-    """canonical with the document's layout lists, when it has any (json_bytes never does)."""
-    if canonical["type"] != "json":
-        return canonical
+    """canonical with the document's layout lists, when it has any. json_bytes has them too: MySQL
+    5.7 stores a binary string cast to JSON as an opaque VAR_STRING, which prints as its raw,
+    non-UTF-8 bytes, so a real server's document can be json_bytes."""
     return {**canonical, **layout_entries(value)}
 
 

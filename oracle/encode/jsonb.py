@@ -258,15 +258,25 @@ def _step(i: int | None, step: Any) -> int:
     return i
 
 
+def _hex_text(value: Any) -> str:
+    """json_bytes' text (hex of bytes that are not UTF-8); its stray bytes stay in the strings
+    that the opaque list then replaces."""
+    try:
+        return bytes.fromhex(value).decode("utf-8", "surrogateescape")
+    except (TypeError, ValueError) as e:
+        raise EncodeError(f"json_bytes value {value!r} is not hex") from e
+
+
 def json_value_bytes(v: Any) -> bytes:
-    """A JSON column's canonical value: {"type": "json", "value": text, "opaque": [...],
-    "unsigned": [...]} (the lists optional) or raw {"type": "jsonb"}."""
+    """A JSON column's canonical value: {"type": "json" or "json_bytes", "value": text or its
+    hex, "opaque": [...], "unsigned": [...]} (the lists optional) or raw {"type": "jsonb"}."""
     if isinstance(v, dict) and v.get("type") == "jsonb":
         return bytes.fromhex(v["value"])
-    if isinstance(v, dict) and v.get("type") == "json":
+    if isinstance(v, dict) and v.get("type") in ("json", "json_bytes"):
         if "binary" in v:  # laid out other than fresh (an in-place partial update's free space)
             return bytes.fromhex(v["binary"])
-        return document_bytes(v["value"], v.get("opaque"), v.get("unsigned"))
+        text = v["value"] if v["type"] == "json" else _hex_text(v["value"])
+        return document_bytes(text, v.get("opaque"), v.get("unsigned"))
     raise EncodeError(f"{v!r} is not a JSON column value")
 
 

@@ -187,4 +187,4 @@ async function answer(adapter, loaded, message) {
            message: String(error.message || error), events };
 }
 
-module.exports = { integer, text, hex, mysqlJson, endReached, StreamError, serve };
+module.exports = { integer, text, hex, mysqlJson, endReached, packageDir, StreamError, serve };

@@ -18,6 +18,12 @@
 //   binlogPosition is past the end also ends it. A file that ends without a Rotate (a server's
 //   last binlog, a minimised reproducer) leaves only a quiet period: request.idle_ms (default
 //   3000) after the last event, or first_event_ms (default 15000) before the first one.
+// - compressed transactions: canal reports the rows of a MySQL Transaction_payload like any
+//   others, with nothing that tells them apart (no type, no position of their own). The contract
+//   puts them inside the payload's body.events, so before streaming the adapter asks the server
+//   which rows events are inside payloads (SHOW BINLOG EVENTS lists a payload's events right
+//   after it, at its end position), and nests the library's rows events, one per rows event, in
+//   that order. Where the server does not list its events, the rows stay at the top level.
 "use strict";
 const path = require("path");
 const { integer, text, endReached } = require("./common.js");
@@ -85,6 +91,59 @@ const FROM_STDERR = "received unexpected data on stderr";
 const STDERR_DRAIN_MS = 100;
 
 const ROWS = ["rows"];
+const ROWS_EVENT = /^(Write|Update|Delete)_rows/;
+
+// For each rows event from the request's start to its end, in order: the position of the
+// Transaction_payload holding it, or null. null for the whole answer where the server does not
+// list its events (a missing SHOW BINLOG EVENTS is not the library's fault: rows stay flat).
+async function payloadOfEachRowsEvent(request) {
+  const mysql = require(path.join(process.env.BINLOG_PEERS_MODULES, "mysql2/promise"));
+  let conn;
+  try {
+    conn = await mysql.createConnection({ host: request.host, port: request.port, user: request.user,
+                                          password: request.password || "" });
+    const [logs] = await conn.query("SHOW BINARY LOGS");
+    const names = logs.map((r) => r.Log_name);
+    const first = names.indexOf(request.file);
+    const last = request.end_file ? names.indexOf(request.end_file) : names.length - 1;
+    if (first < 0 || last < first) return null;
+    const slots = [];
+    for (const name of names.slice(first, last + 1)) {
+      const from = name === request.file && request.start_position > 4 ? ` FROM ${Number(request.start_position)}` : "";
+      const [listed] = await conn.query(`SHOW BINLOG EVENTS IN ${conn.escape(name)}${from}`);
+      let payload = null;
+      for (const e of listed) {
+        const end = Number(e.End_log_pos);
+        if (name === request.end_file && request.end_position && end > request.end_position) break;
+        if (e.Event_type === "Transaction_payload") payload = end;
+        else if (payload !== null && !(Number(e.Pos) === payload && end === payload)) payload = null;
+        if (ROWS_EVENT.test(e.Event_type)) slots.push(payload);
+      }
+    }
+    return slots;
+  } catch (err) {
+    return null;
+  } finally {
+    if (conn) conn.end().catch(() => {});
+  }
+}
+
+// Puts each rows event in its place: the top level, or the body.events of its Transaction_payload
+// (one reported payload per payload, holding its rows events in order).
+function placer(payloads) {
+  let open = null;  // [end position, the reported payload] of the payload being filled
+  return (events, report) => {
+    const payload = payloads ? payloads.shift() : null;
+    if (payload === null || payload === undefined) {
+      open = null;
+      return events.push(report);
+    }
+    if (open && open[0] === payload) return open[1].body.events.push(report);
+    open = [payload, { type: "TRANSACTION_PAYLOAD_EVENT", body: { events: [report] } }];
+    return events.push(open[1]);
+  };
+}
+
 // The column types whose values reach Node in a form that maps back without guessing (no type
 // tags come with them: DECIMAL arrives as a float, FLOAT as float32 shortest text; temporal
 // types, BIT and JSON as the library's own text; BLOB as base64 or text by a charset Node never
@@ -119,7 +178,9 @@ function capabilities() {
     bodies[t] = ROWS;
     bodies[t.replace("_EVENT", "_EVENT_V1")] = ROWS;
   }
-  return { header: [], bodies, every_event: false, partial_events: true, row_values: ROW_VALUE_TYPES };
+  bodies.TRANSACTION_PAYLOAD_EVENT = ["events"];
+  return { header: [], bodies, every_event: false, partial_events: true, row_values: ROW_VALUE_TYPES,
+           schema_lookups: true };  // canal names columns from information_schema / SHOW COLUMNS
 }
 
 function goMysqlAdapter(name, pkg) {
@@ -132,6 +193,7 @@ function goMysqlAdapter(name, pkg) {
       listening = false;  // one stream at a time (the protocol answers requests in turn)
       early = [];
       const events = [];
+      const place = placer(await payloadOfEachRowsEvent(request));
       const idle = request.idle_ms || 3000;
       const firstEvent = request.first_event_ms || 15000;
       let syncer;
@@ -169,7 +231,7 @@ function goMysqlAdapter(name, pkg) {
           const where = ev.binlogPosition || {};
           if (endReached(request, where.name, where.position)) return finish();
           const kind = Object.keys(KINDS).find((k) => ev[k] !== undefined);
-          if (kind) events.push({ library_event: kind, body: { schema: text(ev.table.schema), table: text(ev.table.name), rows: rowsOf(ev, kind) } });
+          if (kind) place(events, { library_event: kind, body: { schema: text(ev.table.schema), table: text(ev.table.name), rows: rowsOf(ev, kind) } });
           quiet(idle);
         });
         syncer.on("error", (err) => {

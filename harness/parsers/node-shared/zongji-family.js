@@ -11,7 +11,12 @@
 // transaction: their position is taken to be where the previous event ended, and marked
 // undetermined (a server leaves out events a client did not ask for, e.g. Annotate_rows).
 "use strict";
-const { integer, text, mysqlJson, endReached } = require("./common.js");
+const { integer, text, mysqlJson, endReached, packageDir } = require("./common.js");
+
+// The libraries format TIMESTAMP strings (dateStrings) in the process's local time zone (zongji,
+// @powersync/mysql-zongji) or mysql2's `timezone`, default local (@vlasky/zongji): UTC makes the
+// inverse exact (no daylight-saving hour read twice).
+process.env.TZ = "UTC";
 
 const HEADER_LEN = 19;
 const ROWS = ["rows", "table_id"];
@@ -34,17 +39,74 @@ function bitsValue(v) {
 }
 
 const asInt = integer;  // number, or the exact text/BigInt of a 64-bit value
-const asText = (v) => (typeof v === "string" || Buffer.isBuffer(v) ? text(v) : unmapped(v));
-const asDecimal = (v, col) => ({ type: "decimal", value: typeof v === "number" ? v.toFixed(col.metadata.decimals) : String(v) });
+// Text a library decoded by the column's charset is encoded back with the same charset: the
+// contract asks for the stored bytes (docs/plugin-contract.md). fork.charsetOf says, per library,
+// which charset it decoded a column with (null: none, or UTF-8, where the JS string is the bytes).
+// BINARY(n): the binlog stores the value without its trailing zero bytes, and every fork pads it
+// back to n (as a query returns it; @vlasky/zongji's README says so): the zeros are taken off again.
+function asText(v, col, schema, fork) {
+  if (Buffer.isBuffer(v) && /^binary\(/i.test((schema && schema.COLUMN_TYPE) || "")) {
+    let end = v.length;
+    while (end > 0 && v[end - 1] === 0) end -= 1;
+    return text(v.subarray(0, end));
+  }
+  if (Buffer.isBuffer(v)) return text(v);
+  if (typeof v !== "string") return unmapped(v);
+  const charset = fork.charsetOf(col);
+  return charset ? text(fork.iconv.encode(v, charset)) : v;
+}
+// DECIMAL: exact text from @vlasky/zongji; a JS number from the others, written as the number's
+// shortest text padded to the column's scale (toFixed would print the double's binary expansion,
+// 10.55 as 10.55000000000000071054, digits the library never gave).
+const asDecimal = (v, col) => ({ type: "decimal", value: typeof v === "number" ? decimalText(v, col.metadata.decimals) : String(v) });
+function decimalText(v, scale) {
+  let t = String(v);
+  if (/e/i.test(t)) t = Math.abs(v) >= 1e21 ? BigInt(v).toString() : v.toFixed(Math.min(scale, 100));
+  const [whole, frac = ""] = t.split(".");
+  return scale ? `${whole}.${(frac + "0".repeat(scale)).slice(0, scale)}` : whole;
+}
 // An invalid Date (what the library makes of a zero date) is shown as such, never as digits.
 const isDate = (v) => v instanceof Date && !Number.isNaN(v.getTime());
+// With dateStrings (how the adapters start every fork, see CONNECTION) DATE and DATETIME come as
+// MySQL's own text, TIMESTAMP as that text in UTC; a Date only where a library ignores it.
 const asDate = (v) => ({ type: "date", value: isDate(v) ? ymd(v) : String(v) });
 const asDatetime = (v, col) => ({ type: "datetime", value: isDate(v)
   ? `${ymd(v)} ${hms(v)}${fraction(v.getUTCMilliseconds(), fspOf(col))}` : String(v) });
+const STAMP = /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(\.\d+)?$/;
+function epochText(v) {
+  const m = STAMP.exec(v);
+  if (!m) return String(v);
+  const seconds = m[1] === "0000" ? 0 : Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]) / 1000;
+  return `${seconds}${m[7] || ""}`;
+}
 const asTimestamp = (v, col) => ({ type: "timestamp", value: isDate(v)
-  ? `${Math.floor(v.getTime() / 1000)}${fraction(((v.getTime() % 1000) + 1000) % 1000, fspOf(col))}` : String(v) });
+  ? `${Math.floor(v.getTime() / 1000)}${fraction(((v.getTime() % 1000) + 1000) % 1000, fspOf(col))}` : epochText(v) });
 const asTime = (v) => ({ type: "time", value: String(v) });
-const asJson = (v) => ({ type: "json", value: mysqlJson(typeof v === "string" ? JSON.parse(v) : v) });
+// jsonStrings (fork.jsonText): the library's JSON text as it is, 64-bit integers exact; else
+// the parsed value (or the compact JSON text @powersync/mysql-zongji gives), rendered as MySQL
+// renders it.
+const asJson = (v, col, schema, fork) => ({ type: "json",
+  value: fork.jsonText ? mysqlExponents(v) : mysqlJson(typeof v === "string" ? JSON.parse(v) : v) });
+
+// JSON text with JavaScript's exponents (1e+300) in MySQL's form (1e300), strings untouched: the
+// library's digits are kept, only the notation is MySQL's (as mysqlJson does for parsed values).
+function mysqlExponents(json) {
+  let out = "";
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json[i];
+    if (inString) {
+      if (c === "\\") { out += c + json[++i]; continue; }
+      if (c === '"') inString = false;
+    } else if (c === '"') {
+      inString = true;
+    } else if (c === "+" && (json[i - 1] === "e" || json[i - 1] === "E")) {
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
 const asEnum = (v, col, schema) => { const i = (enumList(schema) || []).indexOf(v); return i < 0 ? v : i + 1; };
 const asSet = (v, col, schema) => {
   const names = enumList(schema) || [];
@@ -72,12 +134,12 @@ function unmapped(v) {
   return { type: "unmapped", value: JSON.stringify(v, (k, x) => (typeof x === "bigint" ? x.toString() : x)) };
 }
 
-function columnValue(col, schema, v) {
+function columnValue(col, schema, v, fork) {
   if (v === null || v === undefined) return null;
   const convert = VALUE[col.type];
   if (!convert) return Buffer.isBuffer(v) ? text(v) : unmapped(v);
   try {
-    return convert(v, col, schema);
+    return convert(v, col, schema, fork);
   } catch {
     return unmapped(v);
   }
@@ -90,19 +152,19 @@ function present(bitmap, n) {
   return bitmap ? all.filter((i) => (bitmap[i >> 3] >> (i & 7)) & 1) : all;
 }
 
-function image(table, row, bitmap) {
+function image(table, row, bitmap, fork) {
   const schemas = table.columnSchemas || [];
   const columns = present(bitmap, table.columns.length);
-  return { values: columns.map((i) => columnValue(table.columns[i], schemas[i], row[table.columns[i].name])) };
+  return { values: columns.map((i) => columnValue(table.columns[i], schemas[i], row[table.columns[i].name], fork)) };
 }
 
-function rowsBody(ev) {
+function rowsBody(ev, fork) {
   const table = ev.tableMap[ev.tableId];
   const before = ev.columns_present_bitmap;
   const after = ev.columns_present_bitmap2 || before;
   const rows = (ev.rows || []).map((r) => (r.before !== undefined && r.after !== undefined
-    ? { before_image: image(table, r.before, before), after_image: image(table, r.after, after) }
-    : image(table, r, before)));
+    ? { before_image: image(table, r.before, before, fork), after_image: image(table, r.after, after, fork) }
+    : image(table, r, before, fork)));
   return { table_id: ev.tableId, rows };
 }
 
@@ -125,25 +187,50 @@ function capabilities(table) {
   const bodies = {};
   for (const [types, fields] of Object.values(table)) for (const t of types) bodies[t] = fields;
   return { header: ["position", "event_size", "next_position", "timestamp"], bodies,
-           every_event: false, partial_events: true };
+           every_event: false, partial_events: true,
+           schema_lookups: true };  // ZongJi names columns from information_schema.columns
+}
+
+// ---- how each fork is built and what it decoded -------------------------------------------
+// Every fork documents that it follows the client's `dateStrings` option, and its datetime code
+// says that only the strings keep microseconds and zero dates (a JS Date has milliseconds and no
+// zero date): the adapters pass it. @vlasky/zongji also documents mysql2's `jsonStrings` (the
+// JSON text, which keeps 64-bit integers and tells the document `null` from SQL NULL).
+const BLOBS = [249, 250, 251, 252];
+const TEXTS = [15, 253, 254, ...BLOBS];
+
+// The charset a library decoded a column of these types with, under its own name mapping
+// (overrides) as iconv-lite knows it; null where it gave UTF-8 (its JS string is then the bytes).
+function decodedWith(types, overrides) {
+  const decoded = new Set(types);
+  return (col) => {
+    if (!decoded.has(col.type) || !col.charset) return null;
+    const name = overrides[col.charset] || col.charset;
+    return /^utf-?8$/i.test(name) ? null : name;
+  };
 }
 
 // extra: more library event names -> [types, fields, body] (forks decode more classes);
-// omit: event names the fork does not report every time (so they are not claimed).
-function zongjiAdapter(name, pkg, { extra = {}, omit = [] } = {}) {
+// omit: event names the fork does not report every time (so they are not claimed);
+// connection: the client options besides the address; jsonText: it gives JSON as text;
+// charsetOf: see decodedWith.
+function zongjiAdapter(name, pkg, { extra = {}, omit = [], connection = { dateStrings: true }, jsonText = false,
+                                    charsetOf = () => null } = {}) {
   const table = { ...BODIES, ...extra };
   for (const kind of omit) delete table[kind];
   return {
     name, package: pkg, capabilities: capabilities(table),
     stream(mod, request) {
       const ZongJi = mod.default || mod;
+      // the library's own iconv-lite: text is encoded back exactly as it was decoded
+      const fork = { jsonText, charsetOf, iconv: require(require.resolve("iconv-lite", { paths: [packageDir(pkg)] })) };
       return new Promise((resolve) => {
         const events = [];
         let file = request.file;
         let end = request.start_position;  // where the last event of the binlog ended
         let done = false;
         const z = new ZongJi({ host: request.host, port: request.port, user: request.user,
-                               password: request.password || "" });
+                               password: request.password || "", ...connection });
         const finish = (error) => {
           if (done) return;
           done = true;
@@ -162,7 +249,7 @@ function zongjiAdapter(name, pkg, { extra = {}, omit = [] } = {}) {
           end = position + size;
           if (table[kind]) {
             const event = { position, event_size: size, next_position: np,
-                            timestamp: Math.floor(ev.timestamp / 1000), body: table[kind][2](ev) };
+                            timestamp: Math.floor(ev.timestamp / 1000), body: table[kind][2](ev, fork) };
             // Derived, not given: right only if the server sent every event before it.
             if (np === 0) event._undetermined = ["position"];
             events.push(event);
@@ -179,4 +266,4 @@ function zongjiAdapter(name, pkg, { extra = {}, omit = [] } = {}) {
   };
 }
 
-module.exports = { zongjiAdapter, BODIES };
+module.exports = { zongjiAdapter, decodedWith, BODIES, BLOBS, TEXTS };

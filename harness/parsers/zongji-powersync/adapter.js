@@ -2,6 +2,9 @@
 // when it (re)fetches the table's columns, not for every one in the binlog: not claimed.
 "use strict";
 const { serve } = require("./common.js");
-const { zongjiAdapter } = require("./zongji-family.js");
+const { zongjiAdapter, decodedWith, BLOBS } = require("./zongji-family.js");
 
-serve(zongjiAdapter("zongji-powersync", "@powersync/mysql-zongji", { omit: ["tablemap"] }));
+// It decodes TEXT/BLOB columns by their charset (lib/common.js, iconv-lite) and CHAR/VARCHAR as
+// UTF-8 whatever their charset; it follows the client's documented dateStrings option.
+serve(zongjiAdapter("zongji-powersync", "@powersync/mysql-zongji", {
+  omit: ["tablemap"], charsetOf: decodedWith(BLOBS, { utf8mb3: "utf8", utf8mb4: "utf8" }) }));

@@ -1,0 +1,128 @@
+package conformance;
+
+import com.github.shyiko.mysql.binlog.BinaryLogClient;
+import com.github.shyiko.mysql.binlog.event.Event;
+import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
+import com.github.shyiko.mysql.binlog.event.EventType;
+import com.github.shyiko.mysql.binlog.event.RotateEventData;
+import com.github.shyiko.mysql.binlog.network.SSLMode;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
+
+/** BinaryLogClient against the harness's primary, configured as Debezium and Maxwell run it
+ * (docs/findings.md): a replica server id of its own, file/position start, blocking dump, SSL
+ * off (loopback), no keep-alive thread (it would reconnect when the range is done), MariaDB's
+ * Annotate_rows asked for, the
+ * Library.deserializer. One client per request: it stops once it has reported the event that
+ * ends at end_position of end_file, and is disconnected before the reply. */
+final class StreamTestee implements BinaryLogClient.EventListener, BinaryLogClient.LifecycleListener {
+    private static final int LOG_EVENT_ARTIFICIAL_F = 0x20;
+
+    private final Map<String, Object> source;
+    private final Canonical canonical = new Canonical();
+    private final List<Map<String, Object>> events = new ArrayList<>();
+    private final CountDownLatch done = new CountDownLatch(1);
+    private String file;
+    private long end;            // where the last reported event ended
+    private Exception failure;
+    private boolean finished;    // the end was reported, or the request is over: later events are not
+
+    private StreamTestee(Map<String, Object> source) {
+        this.source = source;
+        this.file = (String) source.get("file");
+        this.end = number("start_position");
+    }
+
+    private long number(String key) {
+        Object v = source.get(key);
+        return v == null ? 0 : ((Number) v).longValue();
+    }
+
+    static List<Map<String, Object>> parse(Map<String, Object> source) throws Rejection, InterruptedException {
+        return new StreamTestee(source).run();
+    }
+
+    private List<Map<String, Object>> run() throws Rejection, InterruptedException {
+        BinaryLogClient client = new BinaryLogClient((String) source.get("host"), (int) number("port"),
+            (String) source.get("user"), (String) source.get("password"));
+        client.setServerId(ThreadLocalRandom.current().nextLong(0x10000, 0x7FFFFFFF));
+        client.setBinlogFilename(file);
+        client.setBinlogPosition(end);
+        client.setSSLMode(SSLMode.DISABLED);
+        client.setKeepAlive(false);
+        client.setUseSendAnnotateRowsEvent(true); // Maxwell always, Debezium's MariaDB connector with include.query
+        client.setBlocking(number("end_position") != 0); // an unknown end: let the primary end the dump
+        client.setEventDeserializer(Library.deserializer());
+        client.registerEventListener(this);
+        client.registerLifecycleListener(this);
+        Thread reader = new Thread(() -> {
+            try {
+                client.connect();
+            } catch (Exception e) {
+                fail(e);
+            } finally {
+                done.countDown();
+            }
+        }, "binlog-client");
+        reader.setDaemon(true);
+        reader.start();
+        done.await();
+        synchronized (this) {
+            finished = true;
+        }
+        try {
+            client.disconnect();
+        } catch (Exception e) {
+            System.err.println("disconnect: " + e);
+        }
+        reader.join(10_000);
+        if (reader.isAlive()) System.err.println("the client's thread is still alive after disconnect()");
+        synchronized (this) {
+            if (failure != null) throw new Rejection(failure, end, new ArrayList<>(events));
+            return new ArrayList<>(events);
+        }
+    }
+
+    private boolean reachedEnd() {
+        long endPosition = number("end_position");
+        return endPosition != 0 && file.equals(source.get("end_file")) && end >= endPosition;
+    }
+
+    @Override
+    public synchronized void onEvent(Event event) {
+        if (finished) return;
+        EventHeaderV4 h = event.getHeader();
+        EventType type = h.getEventType();
+        boolean resent = (type == EventType.ROTATE || type == EventType.FORMAT_DESCRIPTION) && h.getNextPosition() == 0;
+        if ((h.getFlags() & LOG_EVENT_ARTIFICIAL_F) != 0 || resent || type == EventType.HEARTBEAT) return;
+        long position = h.getNextPosition() != 0 ? h.getNextPosition() - h.getEventLength() : end;
+        Map<String, Object> e = canonical.event(position, event);
+        if (h.getNextPosition() == 0) e.put("_undetermined", List.of("position"));
+        events.add(e);
+        end = position + h.getEventLength();
+        if (reachedEnd()) {
+            finished = true;
+            done.countDown();
+        } else if (type == EventType.ROTATE && event.getData() != null) {
+            file = ((RotateEventData) event.getData()).getBinlogFilename();
+        }
+    }
+
+    /** The library's error path (its LifecycleListener): the first failure ends the request,
+     * reported with the events before it; in blocking mode the client would go on past it. */
+    private synchronized void fail(Exception e) {
+        if (finished) return;
+        failure = e;
+        finished = true;
+        done.countDown();
+    }
+
+    @Override public void onConnect(BinaryLogClient client) {}
+    @Override public void onCommunicationFailure(BinaryLogClient client, Exception e) { fail(e); }
+    @Override public void onEventDeserializationFailure(BinaryLogClient client, Exception e) { fail(e); }
+    @Override public void onDisconnect(BinaryLogClient client) { done.countDown(); }
+}

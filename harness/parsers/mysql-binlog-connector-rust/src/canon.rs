@@ -1,0 +1,154 @@
+//! Events of mysql-binlog-connector-rust (EventHeader, EventData) in the canonical event model
+//! (docs/canonical-model.md). Values are the library's; only their spelling follows the
+//! documented conventions.
+
+use crate::shared::protocol::object;
+use crate::shared::values::{binary, double, fraction, int, tagged, text, uint};
+use mysql_binlog_connector_rust::column::column_type::ColumnType;
+use mysql_binlog_connector_rust::column::column_value::ColumnValue;
+use mysql_binlog_connector_rust::column::json::json_binary::JsonBinary;
+use mysql_binlog_connector_rust::event::event_data::EventData;
+use mysql_binlog_connector_rust::event::event_header::EventHeader;
+use mysql_binlog_connector_rust::event::row_event::RowEvent;
+use mysql_binlog_connector_rust::event::table_map_event::TableMapEvent;
+use serde_json::{json, Value};
+use std::collections::HashMap;
+
+pub type Tables = HashMap<u64, TableMapEvent>;
+
+pub fn canonical(h: &EventHeader, position: u64, next_position: u64, body: Option<Value>) -> Value {
+    let mut pairs = vec![
+        ("position", json!(position)),
+        ("event_size", json!(h.event_length)),
+        ("next_position", json!(next_position)),
+        ("type_code", json!(h.event_type)),
+        ("server_id", json!(h.server_id)),
+        ("timestamp", json!(h.timestamp)),
+        ("flags", json!({"value": h.event_flags})),
+    ];
+    if let Some(b) = body {
+        pairs.push(("body", b));
+    }
+    object(pairs)
+}
+
+/// The body of an event the library decodes; `None` for NotSupported (header only).
+pub fn body(data: &EventData, tables: &Tables, nested: &dyn Fn(&[(EventHeader, EventData)]) -> Vec<Value>) -> Option<Value> {
+    Some(match data {
+        EventData::FormatDescription(e) => json!({
+            "binlog_version": e.binlog_version, "created": e.create_timestamp, "common_header_len": e.header_length,
+        }),
+        EventData::Query(e) => json!({
+            "thread_id": e.thread_id, "query_exec_time": e.exec_time, "error_code": e.error_code,
+            "db": e.schema, "query": e.query,
+        }),
+        EventData::Rotate(e) => json!({"pos": uint(e.binlog_position), "new_log_ident": e.binlog_filename}),
+        EventData::Xid(e) => json!({"xid": uint(e.xid)}),
+        EventData::Gtid(e) => json!({"gtid_flags": e.flags, "gtid": e.gtid}),
+        EventData::RowsQuery(e) => json!({"rows_query": e.query}),
+        EventData::TableMap(e) => json!({
+            "table_id": uint(e.table_id), "schema": e.database_name, "table": e.table_name,
+            "column_count": e.column_types.len(), "column_types": e.column_types,
+        }),
+        EventData::WriteRows(e) => rows(e.table_id, e.rows.iter().map(|r| image(r, &e.included_columns, tables.get(&e.table_id))).collect()),
+        EventData::DeleteRows(e) => rows(e.table_id, e.rows.iter().map(|r| image(r, &e.included_columns, tables.get(&e.table_id))).collect()),
+        EventData::UpdateRows(e) => {
+            let t = tables.get(&e.table_id);
+            rows(e.table_id, e.rows.iter().map(|(b, a)| json!({
+                "before_image": image(b, &e.included_columns_before, t),
+                "after_image": image(a, &e.included_columns_after, t),
+            })).collect())
+        }
+        EventData::TransactionPayload(e) => json!({
+            "uncompressed_size": e.uncompressed_size, "events": nested(&e.uncompressed_events),
+        }),
+        _ => return None,
+    })
+}
+
+fn rows(table_id: u64, rows: Vec<Value>) -> Value {
+    json!({"table_id": uint(table_id), "rows": rows})
+}
+
+/// The values of the columns present in the image (the library puts None in the others' places).
+fn image(row: &RowEvent, present: &[bool], table: Option<&TableMapEvent>) -> Value {
+    let values: Vec<Value> = row
+        .column_values
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| present.get(*i).copied().unwrap_or(false))
+        .map(|(i, v)| column_value(v, table, i))
+        .collect();
+    json!({"values": values})
+}
+
+/// Signedness from the Table_map's SIGNEDNESS metadata (what ape-dts takes from the table's
+/// definition): the library returns every integer as a signed number of the column's width.
+fn unsigned(table: Option<&TableMapEvent>, col: usize) -> bool {
+    table
+        .and_then(|t| t.table_metadata.as_ref())
+        .and_then(|m| m.columns.get(col))
+        .and_then(|c| c.is_signed)
+        .map(|signed| !signed)
+        .unwrap_or(false)
+}
+
+fn meta(table: Option<&TableMapEvent>, col: usize) -> (u8, u16) {
+    table.map(|t| (t.column_types[col], t.column_metas[col])).unwrap_or((0, 0))
+}
+
+fn column_value(v: &ColumnValue, table: Option<&TableMapEvent>, col: usize) -> Value {
+    let u = unsigned(table, col);
+    let (ty, m) = meta(table, col);
+    let fsp = m as u8;
+    match v {
+        ColumnValue::None => Value::Null,
+        ColumnValue::Tiny(x) => if u { json!(*x as u8) } else { json!(x) },
+        ColumnValue::Short(x) => if u { json!(*x as u16) } else { json!(x) },
+        ColumnValue::Long(x) if ty == ColumnType::Int24 as u8 => if u { json!((*x as u32) & 0xff_ffff) } else { json!(x) },
+        ColumnValue::Long(x) => if u { json!(*x as u32) } else { json!(x) },
+        ColumnValue::LongLong(x) => if u { uint(*x as u64) } else { int(*x) },
+        ColumnValue::Float(x) => double(*x as f64, "float"),
+        ColumnValue::Double(x) => double(*x, "double"),
+        ColumnValue::Decimal(s) => tagged("decimal", s.clone()),
+        ColumnValue::Date(s) => tagged("date", four_digit_year(s)),
+        ColumnValue::Time(s) => tagged("time", at_fsp(s, if ty == ColumnType::Time2 as u8 { fsp } else { 0 })),
+        ColumnValue::DateTime(s) => tagged("datetime", at_fsp(&four_digit_year(s), if ty == ColumnType::DateTime2 as u8 { fsp } else { 0 })),
+        ColumnValue::Timestamp(micros) => {
+            let f = if ty == ColumnType::TimeStamp2 as u8 { fsp } else { 0 };
+            tagged("timestamp", format!("{}{}", micros.div_euclid(1_000_000), fraction(micros.rem_euclid(1_000_000) as u32, f)))
+        }
+        ColumnValue::Year(y) => json!(y),
+        ColumnValue::String(b) => text(b),
+        ColumnValue::Blob(b) if ty == ColumnType::Geometry as u8 => binary(b),
+        ColumnValue::Blob(b) => text(b),
+        ColumnValue::Bit(x) | ColumnValue::Set(x) => uint(*x),
+        ColumnValue::Enum(x) => json!(x),
+        ColumnValue::Json(b) => match JsonBinary::parse_as_string(b) {
+            Ok(s) => match serde_json::from_str::<Value>(&s) {
+                Ok(doc) => tagged("json", crate::shared::values::mysql_json_text(&doc)),
+                Err(_) => tagged("json_text", s),
+            },
+            Err(e) => tagged("json_error", e.to_string()),
+        },
+    }
+}
+
+/// "hh:mm:ss.ffffff" / "YYYY-MM-DD hh:mm:ss.ffffff" as the library spells them, cut to the
+/// column's fsp (the library always writes six digits).
+fn at_fsp(s: &str, fsp: u8) -> String {
+    match s.split_once('.') {
+        Some((whole, frac)) if fsp == 0 => { let _ = frac; whole.to_string() }
+        Some((whole, frac)) => format!("{whole}.{}", &frac[..(fsp.min(6) as usize).min(frac.len())]),
+        None => s.to_string(),
+    }
+}
+
+/// The library writes the year with `{}` ("0-00-00" for the zero date); MySQL's spelling has
+/// four digits. The value is unchanged.
+fn four_digit_year(s: &str) -> String {
+    match s.split_once('-') {
+        Some((year, rest)) => format!("{year:0>4}-{rest}"),
+        None => s.to_string(),
+    }
+}

@@ -1,0 +1,43 @@
+//! The conformance harness's adapter for mysql-binlog-connector-rust (docs/plugin-contract.md):
+//! `mysql-binlog-connector-rust-adapter file` is the testee `mysql-binlog-connector-rust-file`
+//! (BinlogParser over the file).
+
+mod canon;
+mod file;
+mod shared;
+
+use serde_json::json;
+use shared::protocol::{serve, Outcome, Testee};
+
+fn capabilities() -> serde_json::Value {
+    let rows = json!(["table_id", "rows"]);
+    json!({
+        "header": ["position", "event_size", "next_position", "type_code", "server_id", "timestamp", "flags.value"],
+        "bodies": {
+            "FORMAT_DESCRIPTION_EVENT": ["binlog_version", "created", "common_header_len"],
+            "QUERY_EVENT": ["thread_id", "query_exec_time", "error_code", "db", "query"],
+            "ROTATE_EVENT": ["pos", "new_log_ident"],
+            "XID_EVENT": ["xid"],
+            "GTID_LOG_EVENT": ["gtid_flags", "gtid"],
+            "ROWS_QUERY_LOG_EVENT": ["rows_query"],
+            "TABLE_MAP_EVENT": ["table_id", "schema", "table", "column_count", "column_types"],
+            "WRITE_ROWS_EVENT": rows, "UPDATE_ROWS_EVENT": rows, "DELETE_ROWS_EVENT": rows,
+            "WRITE_ROWS_EVENT_V1": rows, "UPDATE_ROWS_EVENT_V1": rows, "DELETE_ROWS_EVENT_V1": rows,
+            "TRANSACTION_PAYLOAD_EVENT": ["uncompressed_size", "events"],
+            "*": [],
+        },
+        "every_event": true,
+        "partial_events": true,
+        "row_values": shared::values::ROW_VALUE_TYPES,
+    })
+}
+
+fn main() {
+    let testee = Testee {
+        name: "mysql-binlog-connector-rust-file",
+        version: "mysql-binlog-connector-rust 0.3.3",
+        transport: "file",
+        capabilities: capabilities(),
+    };
+    serve(testee, &|path| file::parse(path), &|_| Outcome::Skipped("file testee only".into()));
+}
