@@ -164,6 +164,9 @@ def build_parser(prog: str = "python -m harness",
     c.add_argument("--json", metavar="FILE", help="write the JSON report")
     c.add_argument("--junit", metavar="FILE", help="write JUnit XML")
     c.add_argument("--html", metavar="FILE", help="write the HTML matrix report")
+    c.add_argument("--wire-faults", metavar="FILE",
+                   help="`python -m harness faults --json` results to show in the HTML report's "
+                        "summary (its wire-faults columns)")
     c.add_argument("--fix", action="store_true", help="rewrite the expected-failures file(s) from this run")
     c.add_argument("--resume", action="store_true", help="keep the results stream and run only what is missing")
     c.add_argument("--timeout", type=float, default=60.0, help="seconds per file (default 60)")
@@ -189,6 +192,8 @@ def build_parser(prog: str = "python -m harness",
     from .parsers.cli import add_commands as add_parser_commands  # peers install|status, list
     add_parser_commands(sub)
     __import__("harness.wire_faults.cli").wire_faults.cli.add_commands(sub)  # issue 13 item 5: wire faults
+    from .headline import add_commands as add_headline_commands  # issue 21 item 7: headline, report
+    add_headline_commands(sub)
     if more_commands is not None:
         more_commands(sub)
     return p

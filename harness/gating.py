@@ -4,6 +4,7 @@ one process (cli.py) and the side-by-side run of several (jobs.py)."""
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -23,6 +24,19 @@ def expected_path(arg: str | None, label: str, n_targets: int) -> Path | None:
     if n_targets > 1:
         raise SystemExit("error: with several parsers, --expected-failures must be a directory of <parser>.txt")
     return p
+
+
+def load_wire_faults(path: str | None) -> list[dict] | None:
+    """The verdicts of `python -m harness faults --json`, for the report's wire-faults columns."""
+    if path is None:
+        return None
+    try:
+        records = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise SystemExit(f"error: --wire-faults {path}: {e}") from e
+    if not isinstance(records, list):
+        raise SystemExit(f"error: --wire-faults {path}: not a list of fault results")
+    return records
 
 
 def finish(args: argparse.Namespace, all_results: list[CaseResult], labels: list[str],
@@ -51,7 +65,7 @@ def finish(args: argparse.Namespace, all_results: list[CaseResult], labels: list
     if args.junit:
         junit.write(Path(args.junit), all_results, gates)
     if args.html:
-        html.write(Path(args.html), all_results, gates)
+        html.write(Path(args.html), all_results, gates, load_wire_faults(getattr(args, "wire_faults", None)))
     ok = len(unavailable) < len(labels)
     if not ok:
         print("error: no parser can run here", file=sys.stderr)

@@ -34,6 +34,8 @@ class CaseResult:
     log: str = ""
     transport: str = "file"  # how the parser got the binlog: "file" (a path) or "stream" (a primary)
     diff_digest: str = ""  # of every difference, sorted (harness/classify.py): expected failures pin it
+    # What the case exercises besides its event types (harness/features.py): area -> values
+    features: dict[str, list[str]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)

@@ -10,6 +10,7 @@ from typing import Callable
 
 from .classify import classify
 from .corpus import Case
+from .features import case_features
 from .expectations import Expectation, expectation_for
 from .outcomes import CaseResult, Outcome
 from .plugins.base import FULL
@@ -50,6 +51,7 @@ def reply_for(target: Target, case: Case, expectation: Expectation, wire_fault: 
 def run_case(case: Case, target: Target, expectation: Expectation) -> CaseResult:
     started = time.monotonic()
     reply = reply_for(target, case, expectation)
+    features = case_features(case.meta, expectation.events)  # of the file, whatever the transport
     hello = target.testee.hello()
     if hello is not None and hello.transport == STREAM:
         expectation = stream_expectation(expectation)
@@ -58,7 +60,8 @@ def run_case(case: Case, target: Target, expectation: Expectation) -> CaseResult
     return CaseResult(case.id, target.label, verdict.outcome, verdict.message, verdict.diffs_json(),
                       len(verdict.diffs), expectation.server_version, expectation.event_types,
                       verdict.failed_types(expectation), round(time.monotonic() - started, 3), reply.log,
-                      hello.transport if hello is not None else "file", verdict.diff_digest())
+                      hello.transport if hello is not None else "file",
+                      diff_digest=verdict.diff_digest(), features=features)
 
 
 def run(cases: list[Case], targets: list[Target], *, done: set[tuple[str, str]],

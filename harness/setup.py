@@ -9,7 +9,8 @@ machine, with the steps .ci/run takes (one script, so the two cannot drift):
    images are current;
 3. the toolchains of the registry's runtime parsers (each runtime module's `tools`: node and
    npm, java and mvn, go, cargo), from Debian where one is not on PATH. `python -m harness peers
-   install` then builds the parsers with them.
+   install` then builds the parsers with them. And Debian's chromium, that renders the HTML
+   report in its browser test (tests/test_report_browser.py).
 
 Both print their progress as they go. Set-up needs root (or sudo) and apt; where either is
 missing it says so and returns 2, and the parsers that need it stay unavailable, each naming
@@ -28,7 +29,7 @@ INSTALL_SCRIPT = REPO / ".ci" / "install-docker.sh"
 COMMAND = "python -m harness setup"
 # The Debian package that provides each toolchain command a runtime needs (Runtime.tools).
 APT_PACKAGE = {"node": "nodejs", "npm": "npm", "java": "default-jdk-headless", "javac": "default-jdk-headless",
-               "mvn": "maven", "go": "golang-go", "cargo": "cargo"}
+               "mvn": "maven", "go": "golang-go", "cargo": "cargo", "chromium": "chromium"}
 
 
 def impossible_reason() -> str | None:
@@ -69,8 +70,9 @@ def setup() -> int:
 
 
 def missing_tools() -> list[str]:
-    """The toolchain commands of the registry's runtimes that are not on PATH. A runtime whose
-    module is not importable here is left out (its parsers say so themselves)."""
+    """The toolchain commands of the registry's runtimes that are not on PATH, and chromium (the
+    report's browser test). A runtime whose module is not importable here is left out (its
+    parsers say so themselves)."""
     from .parsers.builds import runtime_entries
     from .runtimes import runtime_of
     tools: list[str] = []
@@ -80,7 +82,8 @@ def missing_tools() -> list[str]:
         except ImportError:
             continue
         tools += [t for t in runtime.tools if t not in tools and shutil.which(t) is None]
-    return tools
+    from .reports import browser
+    return tools + (["chromium"] if browser.find() is None else [])
 
 
 def toolchain_packages() -> list[str]:

@@ -1,14 +1,17 @@
-"""A single self-contained HTML page: outcome counts per parser, then one matrix per parser
-(event types down, server versions across; each cell "passed/cases", coloured), then every
-non-pass result with its message and first field differences."""
+"""A single self-contained HTML page (no script, font or style from the network): the summary
+matrix of parsers against feature areas (summary.py, summary_html.py), outcome counts per parser,
+one matrix per parser (event types down, server versions across; each cell "passed/cases",
+coloured), then every non-pass result with its message and first field differences."""
 from __future__ import annotations
 
 from collections import Counter
 from html import escape
 from pathlib import Path
+from typing import Any
 
 from ..expected_failures import Gate
 from ..outcomes import CaseResult, Outcome
+from . import summary, summary_html
 from .matrix import Matrix, build
 
 STYLE = """
@@ -62,7 +65,13 @@ def _matrix_table(m: Matrix, parser: str) -> str:
             f"{''.join(rows)}</table>")
 
 
-def _failures(results: list[CaseResult], gates: dict[str, Gate]) -> str:
+def failure_anchors(results: list[CaseResult]) -> dict[tuple[str, str], str]:
+    """The id of each non-pass result's row in the failure list, for the summary's links."""
+    failing = [r for r in results if r.outcome is not Outcome.PASS]
+    return {(r.parser, r.case): f"r{i}" for i, r in enumerate(failing)}
+
+
+def _failures(results: list[CaseResult], gates: dict[str, Gate], anchors: dict[tuple[str, str], str]) -> str:
     rows = []
     for r in results:
         if r.outcome is Outcome.PASS:
@@ -72,7 +81,8 @@ def _failures(results: list[CaseResult], gates: dict[str, Gate]) -> str:
         diffs = "\n".join(str(d.get("path")) + f" @{d.get('position')}: expected {d.get('expected')!r}, "
                           f"got {d.get('actual')!r}" for d in r.diffs[:5])
         detail = f"<details><summary>diffs</summary><code>{escape(diffs)}</code></details>" if diffs else ""
-        rows.append(f"<tr><td>{escape(r.parser)}</td><td>{escape(r.case)}</td><td>{r.outcome}</td>"
+        rows.append(f'<tr id="{anchors[(r.parser, r.case)]}"><td>{escape(r.parser)}</td>'
+                    f"<td>{escape(r.case)}</td><td>{r.outcome}</td>"
                     f"<td>{status}</td><td>{escape(r.message[:300])}{detail}</td></tr>")
     if not rows:
         return "<p>Every case passed.</p>"
@@ -80,8 +90,11 @@ def _failures(results: list[CaseResult], gates: dict[str, Gate]) -> str:
             f"<th>message</th></tr>{''.join(rows)}</table>")
 
 
-def render(results: list[CaseResult], gates: dict[str, Gate]) -> str:
+def render(results: list[CaseResult], gates: dict[str, Gate],
+           wire_faults: list[dict[str, Any]] | None = None) -> str:
     m = build(results)
+    anchors = failure_anchors(results)
+    overview = summary_html.render(summary.summarize(results, gates, wire_faults), anchors)
     legend = ('<p>Each cell: cases with that event type that passed / all such cases. '
               '<span style="background:#c8f0c8">green</span> all passed, '
               '<span style="background:#f8c0c0">red</span> mismatch or rejection, '
@@ -89,13 +102,15 @@ def render(results: list[CaseResult], gates: dict[str, Gate]) -> str:
               '<span style="background:#e4e4e4">grey</span> skipped or tool unavailable. '
               'Hover a cell for details.</p>')
     return ("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>Binlog parser conformance</title><style>{STYLE}</style></head><body>"
-            f"<h1>Binlog parser conformance</h1>{_summary(results, gates)}"
+            f"<title>Binlog parser conformance</title><style>{STYLE}{summary_html.STYLE}</style></head><body>"
+            f"<h1>Binlog parser conformance</h1><h2>Parsers × features</h2>{overview}"
+            f"<h2>Outcomes per parser</h2>{_summary(results, gates)}"
             f"<h2>Matrix: parser × event type × server version</h2>{legend}"
             + "".join(_matrix_table(m, p) for p in m.parsers)
-            + f"<h2>Not passing</h2>{_failures(results, gates)}</body></html>\n")
+            + f"<h2>Not passing</h2>{_failures(results, gates, anchors)}</body></html>\n")
 
 
-def write(path: Path, results: list[CaseResult], gates: dict[str, Gate]) -> None:
+def write(path: Path, results: list[CaseResult], gates: dict[str, Gate],
+          wire_faults: list[dict[str, Any]] | None = None) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render(results, gates), encoding="utf-8")
+    path.write_text(render(results, gates, wire_faults), encoding="utf-8")
