@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from harness.corpus import NOT_BINLOG_SUFFIXES  # what is never a binlog: READMEs, reproducer SQL, ...
 from oracle.decoder import decode_file
 from oracle.errors import BinlogError
 from oracle.jsonlines import json_line, json_line_stdlib
@@ -51,7 +52,7 @@ def test_edges_of_the_exponent_forms(x):
 
 
 def _binlogs() -> list[Path]:
-    files = [p for p in CORPUS.glob("*/*/*") if p.is_file() and p.suffix not in (".jsonl", ".txt", ".json")]
+    files = [p for p in CORPUS.glob("*/*/*") if p.is_file() and not p.name.lower().endswith(NOT_BINLOG_SUFFIXES)]
     files += [b.path for b in manifest() if b.path.exists()]
     return sorted(files)
 

@@ -39,7 +39,7 @@ def test_what_is_not_followed_is_unknown_not_guessed() -> None:
 
 def test_types_as_each_flavor_lists_them() -> None:
     sql = "CREATE TABLE t (a INT, b TINYINT(1), c YEAR, d JSON, g GEOMETRYCOLLECTION)"
-    mysql, mariadb = SchemaReplay(), SchemaReplay(Dialect(mariadb=True))
+    mysql, mariadb = SchemaReplay(), SchemaReplay(Dialect.of("mariadb", (10, 11, 0)))
     mysql.apply("d", sql)
     mariadb.apply("d", sql)
     assert [c[1] for c in _columns(mysql, ("d", "t"))] == ["int", "tinyint(1)", "year", "json", "geomcollection"]

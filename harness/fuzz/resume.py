@@ -127,6 +127,9 @@ class SeedDecode:
         if self._frames is None:
             self._frames = [_Frame.of(e) for e in events]
         frames = self._frames
+        head_end = frames[0].position + frames[0].size
+        if mutant[:head_end] != seed[:head_end]:
+            return None  # the first event (the format in force) changed or went: nothing moves as the seed's
         next_positions: list[int | None] = []
         crcs: list[int | None] = []
         first = len(events)

@@ -49,33 +49,41 @@ _TEXTUAL = {"char", "varchar", "tinytext", "text", "mediumtext", "longtext", "en
 _BINARY_TWIN = {"char": "binary", "varchar": "varbinary", "tinytext": "tinyblob", "text": "blob",
                 "mediumtext": "mediumblob", "longtext": "longblob"}  # CHARACTER SET binary
 _NO_FSP_ZERO = {"time", "datetime", "timestamp"}  # TIME(0) is listed as time
-# The display widths MariaDB lists for integer types written without one (signed, unsigned);
-# MySQL 8.0.19 and later list none.
+# The display widths MariaDB and MySQL before 8.0.19 list for integer types written without one
+# (signed, unsigned); MySQL 8.0.19 and later list none.
 _MARIADB_WIDTHS = {"tinyint": (4, 3), "smallint": (6, 5), "mediumint": (9, 8), "int": (11, 10),
                    "bigint": (20, 20)}
 
 
 @dataclass(frozen=True)
 class Dialect:
-    """How the server that wrote the binlog lists a column type (information_schema.COLUMN_TYPE)."""
+    """How the server that wrote the binlog lists a column type (information_schema.COLUMN_TYPE):
+    MariaDB, and MySQL before 8.0.19, list integer display widths; MySQL 8.0 calls
+    GEOMETRYCOLLECTION geomcollection."""
     mariadb: bool = False
+    widths: bool = False
+    geomcollection: bool = True
+
+    @classmethod
+    def of(cls, flavor: str, version: tuple[int, int, int]) -> "Dialect":
+        mariadb = flavor == "mariadb"
+        return cls(mariadb, mariadb or version < (8, 0, 19), not mariadb and version >= (8, 0, 0))
 
     def column_type(self, data_type: str, args: str, unsigned: bool) -> tuple[str, str]:
         """(DATA_TYPE, COLUMN_TYPE) of a type as written, before UNSIGNED / ZEROFILL."""
         if data_type in _NO_FSP_ZERO and args == "(0)":
             args = ""
-        if self.mariadb:
+        if self.widths:
             if data_type in _MARIADB_WIDTHS and not args:
                 args = f"({_MARIADB_WIDTHS[data_type][unsigned]})"
             if data_type == "year" and not args:
                 args = "(4)"
-            if data_type == "json":  # MariaDB's JSON is an alias of LONGTEXT
-                return "longtext", "longtext"
-        else:
-            if data_type in _MARIADB_WIDTHS and args != "(1)":
-                args = ""  # display widths are gone since 8.0.19 (TINYINT(1) stays)
-            if data_type == "geometrycollection":
-                data_type = "geomcollection"
+        elif data_type in _MARIADB_WIDTHS and args != "(1)":
+            args = ""  # display widths are gone since MySQL 8.0.19 (TINYINT(1) stays)
+        if self.mariadb and data_type == "json":  # MariaDB's JSON is an alias of LONGTEXT
+            return "longtext", "longtext"
+        if self.geomcollection and data_type == "geometrycollection":
+            data_type = "geomcollection"
         return data_type, data_type + args
 
 

@@ -184,7 +184,7 @@ def load(paths: list[str]) -> ServedLogs:
                     if raw.header.type_code != T.FORMAT_DESCRIPTION_EVENT:
                         raise ServeError(f"{f.path}: the first event is not a Format_description")
                     logs = ServedLogs(files, raw.format, raw.header.server_id)
-                    sources.replay.dialect = Dialect(mariadb=logs.flavor == "mariadb")
+                    sources.replay.dialect = Dialect.of(logs.flavor, logs.version)
                 if event is not None and event.type_code in _SCHEMA_EVENTS:
                     _note_schema(logs, sources, event.type_code, event.body)
                 elif event is not None:
