@@ -15,6 +15,7 @@ from setuptools import Extension, find_packages, setup
 
 HERE = Path(__file__).resolve().parent
 CORPUS_PACKAGE = "binlog_conformance_corpus"  # corpus/ as installed package data (harness/packaged.py)
+HAS_CORPUS = (HERE / "corpus").is_dir()
 
 
 def accelerators() -> list[Extension]:
@@ -24,7 +25,10 @@ def accelerators() -> list[Extension]:
 
 
 def packages() -> list[str]:
-    return find_packages(include=["oracle*", "harness*", "generators*", "spark_checks*"]) + [CORPUS_PACKAGE]
+    """The code, and the corpus where the source tree has it (spark_checks' environment archive
+    installs the code alone, from a copy without corpus/)."""
+    code = find_packages(include=["oracle*", "harness*", "generators*", "spark_checks*"])
+    return code + [CORPUS_PACKAGE] if HAS_CORPUS else code
 
 
 # Not Python, yet needed at run time: the canonical schema, the built-in parsers' manifests, locks
@@ -37,5 +41,5 @@ PACKAGE_DATA = {
     CORPUS_PACKAGE: ["**/*"],
 }
 
-setup(ext_modules=accelerators(), packages=packages(), package_dir={CORPUS_PACKAGE: "corpus"},
-      package_data=PACKAGE_DATA)
+setup(ext_modules=accelerators(), packages=packages(),
+      package_dir={CORPUS_PACKAGE: "corpus"} if HAS_CORPUS else {}, package_data=PACKAGE_DATA)
