@@ -4,17 +4,23 @@ and lock) with Maven, in the cache copy that Runtime.build makes, and starts its
 nothing of the build (target/, jars) is ever in the repository.
 
 A folder's `src` may be a symlink to a sibling's (two lines of one library, one adapter source):
-the digest and the copy follow it."""
+the digest and the copy follow it. The Java every adapter shares (harness/parsers/jvm-shared/: the
+persistent protocol, JSON, the value tagging) is copied into the adapter's package at build time
+and keys the digest too, as node-shared does for the Node adapters."""
 from __future__ import annotations
 
+import hashlib
 import os
+import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from .base import Runtime, Say, cache_root, run_logged
+from .base import PARSERS_DIR, Runtime, Say, cache_root, run_logged
 
 MAIN_CLASS = "conformance.Main"
 ADAPTER = "src/main/java/conformance/Main.java"
+PACKAGE_DIR = "src/main/java/conformance"
+SHARED_DIR = PARSERS_DIR / "jvm-shared"
 POM_NS = {"m": "http://maven.apache.org/POM/4.0.0"}
 LIB_DIR = "lib"
 JVM_OPTIONS = ("-Xmx512m", "-XX:+UseSerialGC", "-Xss4m", "-Dfile.encoding=UTF-8", "-Duser.timezone=UTC")
@@ -37,6 +43,16 @@ class JvmRuntime(Runtime):
             found.extend(Path(root) / f for f in files)
         return sorted(found)
 
+    def shared(self) -> list[Path]:
+        return sorted(p for p in SHARED_DIR.glob("*.java") if p.is_file())
+
+    def digest(self, folder: Path) -> str:
+        """The folder's files and the shared Java copied into its package."""
+        h = hashlib.sha256(super().digest(folder).encode())
+        for p in self.shared():
+            h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
+        return h.hexdigest()[:16]
+
     def pinned_version(self, folder: Path, library: str) -> str | None:
         """The version pom.xml pins for `library` ("groupId:artifactId"), ${properties} resolved."""
         try:
@@ -56,6 +72,8 @@ class JvmRuntime(Runtime):
         return None
 
     def _build(self, work: Path, say: Say) -> None:
+        for p in self.shared():
+            shutil.copy2(p, work / PACKAGE_DIR / p.name)
         maven = ["mvn", "-B", "--no-transfer-progress", f"-Dmaven.repo.local={maven_repository()}"]
         run_logged(maven + ["package", "dependency:copy-dependencies",
                             f"-DoutputDirectory={work / LIB_DIR}", "-DincludeScope=runtime"], work, say)
