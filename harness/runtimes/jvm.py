@@ -9,7 +9,6 @@ persistent protocol, JSON, the value tagging) is copied into the adapter's packa
 and keys the digest too, as node-shared does for the Node adapters."""
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import xml.etree.ElementTree as ET
@@ -45,13 +44,6 @@ class JvmRuntime(Runtime):
 
     def shared(self) -> list[Path]:
         return sorted(p for p in SHARED_DIR.glob("*.java") if p.is_file())
-
-    def digest(self, folder: Path) -> str:
-        """The folder's files and the shared Java copied into its package."""
-        h = hashlib.sha256(super().digest(folder).encode())
-        for p in self.shared():
-            h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
-        return h.hexdigest()[:16]
 
     def pinned_version(self, folder: Path, library: str) -> str | None:
         """The version pom.xml pins for `library` ("groupId:artifactId"), ${properties} resolved."""
