@@ -59,6 +59,8 @@ PARSERS: tuple[BuiltinParser, ...] = (
                   STREAM, "jvm", "mysql-binlog-connector-java-zendesk"),
     BuiltinParser("mysql-binlog-connector-java-zendesk-file", "Java", "com.zendesk:mysql-binlog-connector-java",
                   FILE, "jvm", "mysql-binlog-connector-java-zendesk"),
+    BuiltinParser("open-replicator", "Java", "com.zendesk:open-replicator", STREAM, "jvm", "open-replicator"),
+    BuiltinParser("open-replicator-file", "Java", "com.zendesk:open-replicator", FILE, "jvm", "open-replicator"),
 )
 
 BY_NAME: dict[str, BuiltinParser] = {p.name: p for p in PARSERS}
