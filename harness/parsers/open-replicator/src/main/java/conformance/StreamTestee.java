@@ -34,12 +34,7 @@ final class StreamTestee {
     private StreamTestee(Map<String, Object> source) {
         this.source = source;
         this.file = (String) source.get("file");
-        this.end = number("start_position");
-    }
-
-    private long number(String key) {
-        Object v = source.get(key);
-        return v == null ? 0 : ((Number) v).longValue();
+        this.end = StreamRequest.number(source, "start_position");
     }
 
     static List<Map<String, Object>> parse(Map<String, Object> source) throws Exception {
@@ -60,14 +55,14 @@ final class StreamTestee {
     private List<Map<String, Object>> run() throws Exception {
         OpenReplicator r = new Replicator();
         r.setHost((String) source.get("host"));
-        r.setPort((int) number("port"));
+        r.setPort((int) StreamRequest.number(source, "port"));
         r.setUser((String) source.get("user"));
         r.setPassword((String) source.get("password"));
         r.setServerId(ThreadLocalRandom.current().nextInt(0x10000, 0x7FFFFFFF));
         r.setBinlogFileName(file);
         r.setBinlogPosition(end);
         r.setLevel2BufferSize(50 * 1024 * 1024);
-        r.setStopOnEOF(number("end_position") == 0);
+        r.setStopOnEOF(StreamRequest.number(source, "end_position") == 0);
         r.setBinlogEventListener(this::onEvents);
         try {
             r.start();
@@ -84,11 +79,6 @@ final class StreamTestee {
         }
     }
 
-    private boolean reachedEnd() {
-        long endPosition = number("end_position");
-        return endPosition != 0 && file.equals(source.get("end_file")) && end >= endPosition;
-    }
-
     private synchronized void onEvents(BinlogEventV4 event) {
         if (finished) return;
         BinlogEventV4Header h = event.getHeader();
@@ -100,7 +90,7 @@ final class StreamTestee {
         if (h.getNextPosition() == 0) e.put("_undetermined", List.of("position"));
         events.add(e);
         end = position + h.getEventLength();
-        if (reachedEnd()) {
+        if (StreamRequest.reachedEnd(source, file, end)) {
             finished = true;
             outcome.done.countDown();
         } else if (event instanceof RotateEvent) {
