@@ -22,7 +22,11 @@ PACKAGE_DIR = "src/main/java/conformance"
 SHARED_DIR = PARSERS_DIR / "jvm-shared"
 POM_NS = {"m": "http://maven.apache.org/POM/4.0.0"}
 LIB_DIR = "lib"
-JVM_OPTIONS = ("-Xmx512m", "-XX:+UseSerialGC", "-Xss4m", "-Dfile.encoding=UTF-8", "-Duser.timezone=UTC")
+# -XX:-OmitStackTraceInFastThrow: HotSpot otherwise replaces an exception thrown often from
+# compiled code by a preallocated one without message, so a library's error text would depend on
+# how warm the JIT is (seen: open-replicator's ArrayIndexOutOfBoundsException turning "null").
+JVM_OPTIONS = ("-Xmx512m", "-XX:+UseSerialGC", "-XX:-OmitStackTraceInFastThrow", "-Xss4m",
+               "-Dfile.encoding=UTF-8", "-Duser.timezone=UTC")
 
 
 def maven_repository() -> Path:

@@ -17,8 +17,10 @@ import java.util.concurrent.TimeUnit;
  * (MaxwellReplicator, docs/findings.md): host, port, user, password, a replica server id,
  * file/position start, a 50 MiB level-2 buffer; no heartbeat (Maxwell's is optional and would
  * only add HEARTBEAT_EVENTs the library drops anyway). stopOnEOF (the library's non-blocking
- * dump) where the request gives no end position. One replicator per request: stopped once it
- * has reported the event that ends at end_position of end_file, or when its parser stops. */
+ * dump, Maxwell's replay mode): the parser ends by itself at the primary's EOF, so it is never
+ * stopped in the middle of an event (stopping it closes the socket under its thread, which then
+ * reports an exception of its own). Events past end_position of end_file are not reported, nor a
+ * failure after one of them arrived. One replicator per request. */
 final class StreamTestee {
     private static final int LOG_EVENT_ARTIFICIAL_F = 0x20;
     private static final long STOP_MILLIS = 10_000;
@@ -30,6 +32,7 @@ final class StreamTestee {
     private String file;
     private long end;            // where the last reported event ended
     private boolean finished;    // the end was reported: later events are not
+    private boolean beyond;      // an event past the end arrived: a failure now is not the range's
 
     private StreamTestee(Map<String, Object> source) {
         this.source = source;
@@ -62,7 +65,7 @@ final class StreamTestee {
         r.setBinlogFileName(file);
         r.setBinlogPosition(end);
         r.setLevel2BufferSize(50 * 1024 * 1024);
-        r.setStopOnEOF(StreamRequest.number(source, "end_position") == 0);
+        r.setStopOnEOF(true);
         r.setBinlogEventListener(this::onEvents);
         try {
             r.start();
@@ -70,17 +73,20 @@ final class StreamTestee {
             r.stopQuietly(STOP_MILLIS, TimeUnit.MILLISECONDS);
             throw new Rejection(e, end, events);
         }
-        outcome.done.await();
+        outcome.done.await(); // the parser stops by itself at the primary's EOF
         r.stopQuietly(STOP_MILLIS, TimeUnit.MILLISECONDS);
         synchronized (this) {
             finished = true;
-            if (outcome.failure != null) throw new Rejection(outcome.failure, end, new ArrayList<>(events));
+            if (!beyond && outcome.failure != null) throw new Rejection(outcome.failure, end, new ArrayList<>(events));
             return new ArrayList<>(events);
         }
     }
 
     private synchronized void onEvents(BinlogEventV4 event) {
-        if (finished) return;
+        if (finished) {
+            beyond = true;
+            return;
+        }
         BinlogEventV4Header h = event.getHeader();
         boolean resent = (event instanceof RotateEvent || event instanceof FormatDescriptionEvent) && h.getNextPosition() == 0;
         if ((h.getFlags() & LOG_EVENT_ARTIFICIAL_F) != 0 || resent) return;
@@ -92,7 +98,6 @@ final class StreamTestee {
         end = position + h.getEventLength();
         if (StreamRequest.reachedEnd(source, file, end)) {
             finished = true;
-            outcome.done.countDown();
         } else if (event instanceof RotateEvent) {
             file = new String(((RotateEvent) event).getBinlogFileName().getValue(), java.nio.charset.StandardCharsets.UTF_8);
         }
