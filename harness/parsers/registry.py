@@ -63,6 +63,8 @@ PARSERS: tuple[BuiltinParser, ...] = (
     BuiltinParser("mysql-common-file", "Rust", "mysql_common", FILE, "rust", "mysql-common"),
     BuiltinParser("mysql-binlog-connector-rust-file", "Rust", "mysql-binlog-connector-rust", FILE, "rust",
                   "mysql-binlog-connector-rust"),
+    BuiltinParser("open-replicator", "Java", "com.zendesk:open-replicator", STREAM, "jvm", "open-replicator"),
+    BuiltinParser("open-replicator-file", "Java", "com.zendesk:open-replicator", FILE, "jvm", "open-replicator"),
 )
 
 BY_NAME: dict[str, BuiltinParser] = {p.name: p for p in PARSERS}

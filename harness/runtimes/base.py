@@ -61,11 +61,23 @@ class Runtime(abc.ABC):
         every file in the folder."""
         return sorted(p for p in folder.rglob("*") if p.is_file())
 
+    def shared(self) -> list[Path]:
+        """Code every adapter of this runtime uses (harness/parsers/<runtime>-shared/), copied
+        into the build by _build; none by default."""
+        return []
+
     def digest(self, folder: Path) -> str:
+        """The folder's inputs, then the shared files copied into its build (when there are any)."""
         h = hashlib.sha256()
         for p in self.inputs(folder):
             h.update(str(p.relative_to(folder)).encode() + b"\0" + p.read_bytes() + b"\0")
-        return h.hexdigest()[:16]
+        shared = self.shared()
+        if not shared:
+            return h.hexdigest()[:16]
+        keyed = hashlib.sha256(h.hexdigest()[:16].encode())
+        for p in shared:
+            keyed.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
+        return keyed.hexdigest()[:16]
 
     def build_dir(self, folder: Path) -> Path:
         return cache_root() / "parsers" / self.name / f"{folder.name}-{self.digest(folder)}"

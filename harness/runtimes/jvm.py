@@ -4,25 +4,33 @@ and lock) with Maven, in the cache copy that Runtime.build makes, and starts its
 nothing of the build (target/, jars) is ever in the repository.
 
 A folder's `src` may be a symlink to a sibling's (two lines of one library, one adapter source):
-the digest and the copy follow it."""
+the digest and the copy follow it. The Java every adapter shares (harness/parsers/jvm-shared/: the
+persistent protocol, JSON, the value tagging) is copied into the adapter's package at build time
+and keys the digest too, as node-shared does for the Node adapters."""
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from .base import Runtime, Say, cache_root, run_logged
+from .base import PARSERS_DIR, Runtime, Say, cache_root, run_logged
 
 MAIN_CLASS = "conformance.Main"
 ADAPTER = "src/main/java/conformance/Main.java"
+PACKAGE_DIR = "src/main/java/conformance"
+SHARED_DIR = PARSERS_DIR / "jvm-shared"
 POM_NS = {"m": "http://maven.apache.org/POM/4.0.0"}
 LIB_DIR = "lib"
 # Small reservations, so that the JVM starts under the fuzz engine's RLIMIT_AS of 2 GiB (the default
 # class space and code cache alone reserve over 1 GiB of address space); UTF-8 for the library's
 # new String(bytes), UTC for nothing the adapter relies on but a reproducible environment.
-JVM_OPTIONS = ("-Xmx512m", "-XX:+UseSerialGC", "-Xss4m", "-XX:CompressedClassSpaceSize=64m",
-               "-XX:ReservedCodeCacheSize=64m", "-XX:MaxMetaspaceSize=128m",
+# -XX:-OmitStackTraceInFastThrow: HotSpot otherwise replaces an exception thrown often from
+# compiled code by a preallocated one without message, so a library's error text would depend on
+# how warm the JIT is (seen: open-replicator's ArrayIndexOutOfBoundsException turning "null").
+JVM_OPTIONS = ("-Xmx512m", "-XX:+UseSerialGC", "-XX:-OmitStackTraceInFastThrow", "-Xss4m",
+               "-XX:CompressedClassSpaceSize=64m", "-XX:ReservedCodeCacheSize=64m", "-XX:MaxMetaspaceSize=128m",
                "-Dfile.encoding=UTF-8", "-Duser.timezone=UTC")
 
 
@@ -43,6 +51,9 @@ class JvmRuntime(Runtime):
             found.extend(Path(root) / f for f in files)
         return sorted(found)
 
+    def shared(self) -> list[Path]:
+        return sorted(p for p in SHARED_DIR.glob("*.java") if p.is_file())
+
     def pinned_version(self, folder: Path, library: str) -> str | None:
         """The version pom.xml pins for `library` ("groupId:artifactId"), ${properties} resolved."""
         try:
@@ -62,6 +73,8 @@ class JvmRuntime(Runtime):
         return None
 
     def _build(self, work: Path, say: Say) -> None:
+        for p in self.shared():
+            shutil.copy2(p, work / PACKAGE_DIR / p.name)
         maven = ["mvn", "-B", "--no-transfer-progress", f"-Dmaven.repo.local={maven_repository()}"]
         run_logged(maven + ["package", "dependency:copy-dependencies",
                             f"-DoutputDirectory={work / LIB_DIR}", "-DincludeScope=runtime"], work, say)

@@ -5,7 +5,6 @@ beside a copy of the adapter and of the JavaScript every Node adapter shares
 then starts as `node <build>/adapter.js <transport>`."""
 from __future__ import annotations
 
-import hashlib
 import json
 import shutil
 from pathlib import Path
@@ -24,13 +23,6 @@ class NodeRuntime(Runtime):
 
     def shared(self) -> list[Path]:
         return sorted(p for p in SHARED_DIR.glob("*.js") if p.is_file())
-
-    def digest(self, folder: Path) -> str:
-        """The folder's files and the shared JavaScript copied beside them."""
-        h = hashlib.sha256(super().digest(folder).encode())
-        for p in self.shared():
-            h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
-        return h.hexdigest()[:16]
 
     def _build(self, work: Path, say: Say) -> None:
         for p in self.shared():

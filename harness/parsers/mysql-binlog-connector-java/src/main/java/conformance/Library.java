@@ -4,7 +4,6 @@ import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer.CompatibilityMode;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.util.Properties;
 
 /** Which line of mysql-binlog-connector-java this build carries (adapter.properties, filled by
@@ -26,11 +25,7 @@ final class Library {
     }
 
     static Library load() throws IOException {
-        Properties p = new Properties();
-        try (InputStream in = Library.class.getResourceAsStream("/adapter.properties")) {
-            if (in == null) throw new IOException("adapter.properties missing from the build");
-            p.load(in);
-        }
+        Properties p = Protocol.adapterProperties();
         return new Library(p.getProperty("adapter.name"), p.getProperty("library.version"));
     }
 

@@ -34,12 +34,7 @@ final class StreamTestee implements BinaryLogClient.EventListener, BinaryLogClie
     private StreamTestee(Map<String, Object> source) {
         this.source = source;
         this.file = (String) source.get("file");
-        this.end = number("start_position");
-    }
-
-    private long number(String key) {
-        Object v = source.get(key);
-        return v == null ? 0 : ((Number) v).longValue();
+        this.end = StreamRequest.number(source, "start_position");
     }
 
     static List<Map<String, Object>> parse(Map<String, Object> source) throws Rejection, InterruptedException {
@@ -47,7 +42,7 @@ final class StreamTestee implements BinaryLogClient.EventListener, BinaryLogClie
     }
 
     private List<Map<String, Object>> run() throws Rejection, InterruptedException {
-        BinaryLogClient client = new BinaryLogClient((String) source.get("host"), (int) number("port"),
+        BinaryLogClient client = new BinaryLogClient((String) source.get("host"), (int) StreamRequest.number(source, "port"),
             (String) source.get("user"), (String) source.get("password"));
         client.setServerId(ThreadLocalRandom.current().nextLong(0x10000, 0x7FFFFFFF));
         client.setBinlogFilename(file);
@@ -55,7 +50,7 @@ final class StreamTestee implements BinaryLogClient.EventListener, BinaryLogClie
         client.setSSLMode(SSLMode.DISABLED);
         client.setKeepAlive(false);
         client.setUseSendAnnotateRowsEvent(true); // Maxwell always, Debezium's MariaDB connector with include.query
-        client.setBlocking(number("end_position") != 0); // an unknown end: let the primary end the dump
+        client.setBlocking(StreamRequest.number(source, "end_position") != 0); // an unknown end: let the primary end the dump
         client.setEventDeserializer(Library.deserializer());
         client.registerEventListener(this);
         client.registerLifecycleListener(this);
@@ -87,11 +82,6 @@ final class StreamTestee implements BinaryLogClient.EventListener, BinaryLogClie
         }
     }
 
-    private boolean reachedEnd() {
-        long endPosition = number("end_position");
-        return endPosition != 0 && file.equals(source.get("end_file")) && end >= endPosition;
-    }
-
     @Override
     public synchronized void onEvent(Event event) {
         if (finished) return;
@@ -104,7 +94,7 @@ final class StreamTestee implements BinaryLogClient.EventListener, BinaryLogClie
         if (h.getNextPosition() == 0) e.put("_undetermined", List.of("position"));
         events.add(e);
         end = position + h.getEventLength();
-        if (reachedEnd()) {
+        if (StreamRequest.reachedEnd(source, file, end)) {
             finished = true;
             done.countDown();
         } else if (type == EventType.ROTATE && event.getData() != null) {

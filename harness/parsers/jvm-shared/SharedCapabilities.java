@@ -1,0 +1,46 @@
+package conformance;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The capability declarations (docs/plugin-contract.md) every JVM adapter builds its own from:
+ * the v4 header fields, the classic event bodies both Java libraries decode field for field, the
+ * six rows event types, and the shape of the whole object. */
+final class SharedCapabilities {
+    static final List<String> HEADER = List.of("position", "event_size", "next_position", "type_code", "server_id",
+        "timestamp", "flags.value");
+    static final List<String> ROWS = List.of("table_id", "rows");
+
+    private SharedCapabilities() {}
+
+    /** Query, Rotate, Xid, Format_description, Intvar and Table_map, with their fields. */
+    static Map<String, Object> classicBodies() {
+        Map<String, Object> bodies = new LinkedHashMap<>();
+        bodies.put("QUERY_EVENT", List.of("thread_id", "query_exec_time", "error_code", "db", "query"));
+        bodies.put("ROTATE_EVENT", List.of("pos", "new_log_ident"));
+        bodies.put("XID_EVENT", List.of("xid"));
+        bodies.put("FORMAT_DESCRIPTION_EVENT", List.of("binlog_version", "server_version", "common_header_len"));
+        bodies.put("INTVAR_EVENT", List.of("type", "val"));
+        bodies.put("TABLE_MAP_EVENT", List.of("table_id", "schema", "table", "column_count", "column_types"));
+        return bodies;
+    }
+
+    /** The rows events, v1 and v2, each with its table id and rows. */
+    static void putRows(Map<String, Object> bodies) {
+        for (String t : List.of("WRITE_ROWS_EVENT", "UPDATE_ROWS_EVENT", "DELETE_ROWS_EVENT",
+                "WRITE_ROWS_EVENT_V1", "UPDATE_ROWS_EVENT_V1", "DELETE_ROWS_EVENT_V1")) {
+            bodies.put(t, ROWS);
+        }
+    }
+
+    static Map<String, Object> of(Map<String, Object> bodies, boolean everyEvent, List<String> rowValueTypes) {
+        Map<String, Object> c = new LinkedHashMap<>();
+        c.put("header", HEADER);
+        c.put("bodies", bodies);
+        c.put("every_event", everyEvent);
+        c.put("partial_events", true);
+        c.put("row_values", rowValueTypes.stream().map(t -> "MYSQL_TYPE_" + t).toList());
+        return c;
+    }
+}
