@@ -13,6 +13,7 @@ import os
 import shlex
 import shutil
 import subprocess
+import tempfile
 import uuid
 from collections.abc import Sequence
 from os import PathLike
@@ -72,8 +73,11 @@ def run_mariadb_binlog(path: StrPath | Sequence[StrPath], args: Sequence[str] = 
     if exe is None:
         raise FileNotFoundError("mariadb-binlog not installed (run .ci/install-docker.sh)")
     plist = [path] if isinstance(path, (str, PathLike)) else list(path)
-    return subprocess.run([exe, *args, *map(str, plist)], capture_output=True,
-                          timeout=timeout, check=False)
+    # LOAD DATA files go to a fresh directory, not the host's /tmp (where they pile up and the
+    # next free name, part of the text, depends on earlier runs).
+    with tempfile.TemporaryDirectory(prefix="mariadb-binlog-load-") as load_dir:
+        return subprocess.run([exe, f"--local-load={load_dir}", *args, *map(str, plist)],
+                              capture_output=True, timeout=timeout, check=False)
 
 
 class DecoderSession:

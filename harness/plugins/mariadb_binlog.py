@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import tempfile
 
 from .text_tool import TextToolParser
 
@@ -35,6 +36,10 @@ class MariadbBinlogParser(TextToolParser):
         return None
 
     def run_tool(self, path: str) -> tuple[bytes, bytes, int]:
-        proc = subprocess.run([EXE, "-vvv", path], capture_output=True, timeout=TIMEOUT, check=False,
-                              env={**os.environ, "TZ": "UTC"})
+        # --local-load: the tool writes each LOAD DATA's file (SQL_LOAD_MB-<id>-<n>, taking the
+        # next free <n>) to /tmp by default, where they piled up and made the text depend on
+        # what earlier runs left; a fresh directory per run makes every output the same.
+        with tempfile.TemporaryDirectory(prefix="mariadb-binlog-load-") as load_dir:
+            proc = subprocess.run([EXE, "-vvv", f"--local-load={load_dir}", path], capture_output=True,
+                                  timeout=TIMEOUT, check=False, env={**os.environ, "TZ": "UTC"})
         return proc.stdout, proc.stderr, proc.returncode
