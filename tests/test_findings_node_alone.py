@@ -1,5 +1,6 @@
 """Each finding of docs/findings.md about a Node peer, shown with the library ALONE (no adapter,
-no harness primary) against a real MySQL 9.7 or MariaDB 10.11: the same script
+no harness primary) against a real MySQL 9.7 or MariaDB 10.11, and, for the entries of the MySQL
+5.6 / 5.7 / 8.0 cases, against a real server of that version: the same script
 (tests/library_alone/zongji.js or go_mysql.js) runs once on the statement that shows the
 defect and once on a control statement where the library is right, so a test fails if the
 defect is fixed upstream or if the script stops reading at all."""
@@ -42,14 +43,18 @@ class Finding:
 
 @pytest.fixture(scope="module")
 def servers(installed: None) -> Iterator[Callable[[str], Server]]:
-    """servers(kind) -> that server ("mysql": MySQL 9.7, "mariadb": MariaDB 10.11, row format)."""
-    with lazy_servers({"mysql": ("mysql-9.7", {}), "mariadb": ("mariadb-10.11", {"binlog_format": "ROW"})},
-                      USER, PASSWORD) as get:
+    """servers(kind) -> that server ("mysql": MySQL 9.7, "mariadb": MariaDB 10.11, "mysql-5.6",
+    "mysql-5.7", "mysql-8.0": those versions with their defaults; all in row format)."""
+    row = {"binlog_format": "ROW"}
+    with lazy_servers({"mysql": ("mysql-9.7", {}), "mariadb": ("mariadb-10.11", row), "mysql-5.6": ("mysql-5.6", row),
+                       "mysql-5.7": ("mysql-5.7", row), "mysql-8.0": ("mysql-8.0", {})}, USER, PASSWORD) as get:
         yield get
 
 
 def _status(server: Server) -> dict[str, Any]:
-    sql = "SHOW MASTER STATUS" if server.profile.flavor == "mariadb" else "SHOW BINARY LOG STATUS"
+    """The current binlog file and position (MySQL renamed the statement in 8.2)."""
+    renamed = server.profile.flavor == "mysql" and tuple(map(int, server.profile.version.split("."))) >= (8, 2)
+    sql = "SHOW BINARY LOG STATUS" if renamed else "SHOW MASTER STATUS"
     return server.query(sql)[0]
 
 
@@ -139,9 +144,12 @@ GO_JS, GO_NODE = "go-mysql-js", "@solashi/go-mysql-binlog-node"
 LATIN1 = "CREATE TABLE {t} (id INT PRIMARY KEY, v VARCHAR(20) CHARACTER SET latin1, x TEXT CHARACTER SET latin1)"
 SET64 = ",".join(f"'m{i}'" for i in range(1, 65))
 FINDINGS = [
-    *[Finding(f"year-zero-as-1900[{p}]", p, "mysql", "CREATE TABLE {t} (id INT PRIMARY KEY, y YEAR)",
+    *[Finding(f"year-zero-as-1900[{p}{'' if s == 'mysql' else ', ' + s}]", p, s,
+              "CREATE TABLE {t} (id INT PRIMARY KEY, y YEAR)",
               "INSERT INTO {t} VALUES (1, 0)", values("y", 1900),
-              "INSERT INTO {t} VALUES (2, 2024)", values("y", 2024)) for p in (VLASKY, POWERSYNC)],
+              "INSERT INTO {t} VALUES (2, 2024)", values("y", 2024))
+      for p, s in ((VLASKY, "mysql"), (POWERSYNC, "mysql"), (VLASKY, "mysql-5.7"), (POWERSYNC, "mysql-5.7"),
+                   (ZONGJI, "mysql-5.7"))],
     Finding("double-zero-misread", ZONGJI, "mariadb", "CREATE TABLE {t} (id INT PRIMARY KEY, f DOUBLE)",
             "INSERT INTO {t} VALUES (1, 0)", values("f", 1.1125369292536007e-308),
             "INSERT INTO {t} VALUES (2, 1.5)", values("f", 1.5)),
@@ -217,7 +225,24 @@ def test_zongji_cannot_log_in_to_mysql_9(servers) -> None:
         server = servers(kind)
         server.execute("CREATE TABLE IF NOT EXISTS f.login (id INT PRIMARY KEY)")
         lines = run_alone(ZONGJI, server, f"INSERT INTO f.login VALUES ({int(ok)})")
-        assert (column("id", lines) == [1]) if ok else "AUTH" in error(lines), lines
+        assert (column("id", lines) == [1]) if ok else "ER_NOT_SUPPORTED_AUTH_MODE" in error(lines), lines
+
+
+def test_zongji_cannot_log_in_to_mysql_8_with_its_default_plugin(servers) -> None:
+    """MySQL 8.0 creates accounts with caching_sha2_password by default (the account the served
+    8.0.31 cases log in with): zongji 0.5.1 cannot log in with one. Its mysqljs client never
+    announces CLIENT_PLUGIN_AUTH, so the server refuses it at once (ER_NOT_SUPPORTED_AUTH_MODE);
+    the primary answers the same since this was seen. The control: the same script on the same
+    server with a mysql_native_password account reads rows."""
+    server = servers("mysql-8.0")
+    server.execute("CREATE TABLE f.login8 (id INT PRIMARY KEY); "
+                   "CREATE USER 'native'@'%' IDENTIFIED WITH mysql_native_password BY 'native-pw'; "
+                   "GRANT ALL ON *.* TO 'native'@'%'")
+    assert server.scalar(f"SELECT plugin FROM mysql.user WHERE user = '{USER}' AND host = '%'") == "caching_sha2_password"
+    control = run_alone(ZONGJI, server, "INSERT INTO f.login8 VALUES (1)", user="native", password="native-pw")
+    assert column("id", control) == [1], control
+    shown = run_alone(ZONGJI, server, "INSERT INTO f.login8 VALUES (2)")
+    assert "ER_NOT_SUPPORTED_AUTH_MODE" in error(shown) and not rows(shown), shown
 
 
 def test_powersync_rsa_password_of_20_characters(servers) -> None:
@@ -246,10 +271,12 @@ def test_mariadb_dummy_events_without_slave_capability(package: str, servers) ->
     assert dummies[0] == [] and dummies[1], dummies
 
 
-def test_zongji_never_dumps_without_checksums(servers) -> None:
+@pytest.mark.parametrize("kind", ("mariadb", "mysql-5.6", "mysql-5.7"))
+def test_zongji_never_dumps_without_checksums(kind: str, servers) -> None:
     """zongji 0.5.1 with binlog_checksum=NONE: it opens its binlog connection only after it set
-    @master_binlog_checksum, so with NONE no event ever comes. The control: with CRC32, rows."""
-    server = servers("mariadb")
+    @master_binlog_checksum, so with NONE no event ever comes (the served `*--row-minimal` cases
+    of MySQL 5.6 / 5.7 are written without checksums). The control: with CRC32, rows."""
+    server = servers(kind)
     server.execute("CREATE TABLE f.crc (id INT PRIMARY KEY)")
     control = run_alone(ZONGJI, server, "INSERT INTO f.crc VALUES (1)")
     server.execute("SET GLOBAL binlog_checksum = NONE")
