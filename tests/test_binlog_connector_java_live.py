@@ -19,6 +19,7 @@ from harness.runtimes.base import PARSERS_DIR, BuildError
 from harness.runtimes.jvm import RUNTIME
 from oracle.decoder import decode_file
 
+from .library_alone.binlogs import closed_copy
 from .server_fixtures import missing, replication_user_sql, start_server
 
 pytestmark = pytest.mark.server
@@ -68,9 +69,8 @@ def dump(start_server, tmp_path: Path, argv: list[str], profile: str, settings: 
     server.execute(replication_user_sql(USER, PASSWORD) + defect)
     server.execute(CONTROL_MARK + control)  # in a new session
     file = server.binlog_files()[which]
-    server.flush_logs()
+    path = closed_copy(server, file, tmp_path)
     end = server.binlog_sizes()[file]
-    path = server.copy_binlogs(tmp_path, [file])[0]
     return library_stream(argv, server.port, file, end), [e.to_json() for e in decode_file(path)]
 
 

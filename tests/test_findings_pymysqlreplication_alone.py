@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from generators.server import Server
+from tests.library_alone.binlogs import in_a_fresh_binlog
 from tests.library_alone.pymysqlreplication import Reading, read
 from tests.library_alone.servers import lazy_servers
 
@@ -59,10 +60,7 @@ def servers() -> Iterator[Callable[[str], Server]]:
 
 def reading_of(server: Server, sql: str, **options: Any) -> Reading:
     """sql run in a binlog of its own, that binlog read by the library from its start."""
-    server.execute("FLUSH BINARY LOGS")
-    log_file = server.binlog_files()[-1]
-    server.execute(sql)
-    return read(server.port, USER, PASSWORD, log_file, **options)
+    return read(server.port, USER, PASSWORD, in_a_fresh_binlog(server, sql), **options)
 
 
 def clean(r: Reading) -> bool:

@@ -18,6 +18,7 @@ from harness.runtimes.base import BuildError
 from harness.runtimes.rust import RUNTIME
 
 from .external import ROOT as EXTERNAL
+from .library_alone.binlogs import closed_copy
 from .server_fixtures import missing, start_server
 
 pytestmark = pytest.mark.server
@@ -73,10 +74,9 @@ def read_both(server, dest: Path) -> dict[str, dict[str, Any]]:
     end_position 0, so the server ends the dump at the end of its binlogs) and by BinlogFile
     (its copy)."""
     first = server.binlog_files()[0]
-    server.flush_logs()  # the first binlog complete, ending with its Rotate
+    path = closed_copy(server, first, dest)  # the first binlog complete, ending with its Rotate
     stream = {"host": "127.0.0.1", "port": server.port, "user": USER, "password": PASSWORD, "file": first,
               "start_position": 4, "end_file": first, "end_position": 0}
-    path = server.copy_binlogs(dest, [first])[0]
     return {"stream": ask("stream", {"path": str(path), "stream": stream}),
             "file": ask("file", {"path": str(path)}), "path": {"path": str(path)}}
 
