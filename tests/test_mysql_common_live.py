@@ -1,4 +1,4 @@
-"""mysql_common / mysql_async ALONE against a real MySQL 9.7: the adapter's two modes are the
+"""mysql_common / mysql_async ALONE against a real MySQL 9.7 (and 8.0): the adapter's two modes are the
 library's own readers (mysql_async's Conn::get_binlog_stream connected straight to the server,
 no harness primary; mysql_common's BinlogFile over the binlog that server wrote), so what they
 report is what the library gives its users. Each defect of docs/findings.md (mysql_common) shows
@@ -96,11 +96,12 @@ def on_server(profile_name: str, settings: dict[str, str], reproducers: tuple[st
         return read_both(server, dest)
 
 
-@pytest.fixture(scope="module")
-def replies(tmp_path_factory) -> dict[str, dict[str, Any]]:
-    """The four MySQL reproducers on one MySQL 9.7 (GTIDs on, as CDC sources run)."""
+@pytest.fixture(scope="module", params=("mysql-9.7", "mysql-8.0"))
+def replies(request, tmp_path_factory) -> dict[str, dict[str, Any]]:
+    """The four MySQL reproducers on one MySQL 9.7, then on one 8.0 (the entries of the 8.0.31
+    cases: the same defects), GTIDs on, as CDC sources run."""
     settings = {"max_binlog_stmt_cache_size": "4096", "gtid_mode": "ON", "enforce_gtid_consistency": "ON"}
-    return on_server("mysql-9.7", settings, ORDER, tmp_path_factory.mktemp("mc"))
+    return on_server(request.param, settings, ORDER, tmp_path_factory.mktemp("mc"))
 
 
 TRANSPORTS = ("stream", "file")
