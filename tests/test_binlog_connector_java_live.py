@@ -78,10 +78,11 @@ def reproducer(name: str) -> str:
     return (FINDINGS / name / "repro.sql").read_text()
 
 
-def test_year_zero_and_negative_time(start_server, tmp_path, adapter):
+@pytest.mark.parametrize("profile", ("mysql-9.7", "mysql-8.0"))  # 8.0: its 8.0.31 entries
+def test_year_zero_and_negative_time(start_server, tmp_path, adapter, profile):
     """YEAR 0000 comes back as 1900 and a negative TIME(n) as a large positive one; YEAR 2024
     and TIME '12:34:56.5' (the control row) are right."""
-    reply, oracle = dump(start_server, tmp_path, adapter, "mysql-9.7", {},
+    reply, oracle = dump(start_server, tmp_path, adapter, profile, {},
                          reproducer("year-zero-negative-time"))
     assert reply["type"] == "events"
     ours, theirs = rows_of(reply["events"]), rows_of(oracle)
@@ -94,11 +95,12 @@ def test_year_zero_and_negative_time(start_server, tmp_path, adapter):
     assert defect_ours[2]["value"] == "1024:04:04.0"  # the sign bit and two's complement read as hours
 
 
-def test_json_temporal_and_opaque_text(start_server, tmp_path, adapter):
+@pytest.mark.parametrize("profile", ("mysql-9.7", "mysql-8.0"))  # 8.0: its 8.0.31 entries
+def test_json_temporal_and_opaque_text(start_server, tmp_path, adapter, profile):
     """JsonBinary.parseAsString: a negative TIME inside JSON is garbled, a zero fraction is
     dropped, an opaque binary value loses MySQL's "base64:type15:" prefix; the control document
     (the same keys, plain values) is MySQL's text once spaced."""
-    reply, oracle = dump(start_server, tmp_path, adapter, "mysql-9.7", {},
+    reply, oracle = dump(start_server, tmp_path, adapter, profile, {},
                          reproducer("json-temporal-opaque"))
     assert reply["type"] == "events"
     ours = [v[1]["value"] for v in rows_of(reply["events"])]
