@@ -43,9 +43,9 @@ def probe(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-@pytest.fixture(scope="module")
-def mysql() -> Iterator[Server]:
-    profile = LOCAL_PROFILES["mysql-9.7"]
+@pytest.fixture(scope="module", params=("mysql-9.7", "mysql-8.0"))  # 8.0: its 8.0.31 entries
+def mysql(request: pytest.FixtureRequest) -> Iterator[Server]:
+    profile = LOCAL_PROFILES[request.param]
     require_image(profile)
     with running_server(profile, {"binlog_format": "ROW"}) as server:
         server.execute(GRANTS)
