@@ -211,7 +211,7 @@ def test_mysql_binlog_connector_rust_aborts_on_tagged_previous_gtids(tmp_path):
 
 
 def test_mysql_binlog_connector_rust_year_and_signedness(replies):
-    """The same MySQL 9.7 binlog (untagged GTIDs) through mysql-binlog-connector-rust's
+    """The same MySQL 9.7 (and 8.0) binlog (untagged GTIDs) through mysql-binlog-connector-rust's
     BinlogParser alone: YEAR 0 comes back as 1900, and the Table_map's `is_signed` is the
     SIGNEDNESS bit itself (1 = UNSIGNED), so signed columns are reported unsigned: MEDIUMINT and
     INT -1 read back as 16777215 and 4294967295; controls: YEAR 2024 and TIME(3)."""
