@@ -19,6 +19,7 @@ from harness.runtimes.base import PARSERS_DIR, BuildError
 from harness.runtimes.jvm import RUNTIME
 from oracle.decoder import decode_file
 
+from .library_alone.binlogs import closed_copy
 from .server_fixtures import missing, replication_user_sql, start_server
 
 pytestmark = pytest.mark.server
@@ -68,9 +69,8 @@ def dump(start_server, tmp_path: Path, argv: list[str], profile: str, settings: 
     server.execute(replication_user_sql(USER, PASSWORD) + defect)
     server.execute(CONTROL_MARK + control)  # in a new session
     file = server.binlog_files()[which]
-    server.flush_logs()
+    path = closed_copy(server, file, tmp_path)
     end = server.binlog_sizes()[file]
-    path = server.copy_binlogs(tmp_path, [file])[0]
     return library_stream(argv, server.port, file, end), [e.to_json() for e in decode_file(path)]
 
 
@@ -78,10 +78,11 @@ def reproducer(name: str) -> str:
     return (FINDINGS / name / "repro.sql").read_text()
 
 
-def test_year_zero_and_negative_time(start_server, tmp_path, adapter):
+@pytest.mark.parametrize("profile", ("mysql-9.7", "mysql-8.0"))  # 8.0: its 8.0.31 entries
+def test_year_zero_and_negative_time(start_server, tmp_path, adapter, profile):
     """YEAR 0000 comes back as 1900 and a negative TIME(n) as a large positive one; YEAR 2024
     and TIME '12:34:56.5' (the control row) are right."""
-    reply, oracle = dump(start_server, tmp_path, adapter, "mysql-9.7", {},
+    reply, oracle = dump(start_server, tmp_path, adapter, profile, {},
                          reproducer("year-zero-negative-time"))
     assert reply["type"] == "events"
     ours, theirs = rows_of(reply["events"]), rows_of(oracle)
@@ -94,11 +95,12 @@ def test_year_zero_and_negative_time(start_server, tmp_path, adapter):
     assert defect_ours[2]["value"] == "1024:04:04.0"  # the sign bit and two's complement read as hours
 
 
-def test_json_temporal_and_opaque_text(start_server, tmp_path, adapter):
+@pytest.mark.parametrize("profile", ("mysql-9.7", "mysql-8.0"))  # 8.0: its 8.0.31 entries
+def test_json_temporal_and_opaque_text(start_server, tmp_path, adapter, profile):
     """JsonBinary.parseAsString: a negative TIME inside JSON is garbled, a zero fraction is
     dropped, an opaque binary value loses MySQL's "base64:type15:" prefix; the control document
     (the same keys, plain values) is MySQL's text once spaced."""
-    reply, oracle = dump(start_server, tmp_path, adapter, "mysql-9.7", {},
+    reply, oracle = dump(start_server, tmp_path, adapter, profile, {},
                          reproducer("json-temporal-opaque"))
     assert reply["type"] == "events"
     ours = [v[1]["value"] for v in rows_of(reply["events"])]

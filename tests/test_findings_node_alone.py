@@ -1,5 +1,6 @@
 """Each finding of docs/findings.md about a Node peer, shown with the library ALONE (no adapter,
-no harness primary) against a real MySQL 9.7 or MariaDB 10.11: the same script
+no harness primary) against a real MySQL 9.7 or MariaDB 10.11, and, for the entries of the MySQL
+5.6 / 5.7 / 8.0 cases, against a real server of that version: the same script
 (tests/library_alone/zongji.js or go_mysql.js) runs once on the statement that shows the
 defect and once on a control statement where the library is right, so a test fails if the
 defect is fixed upstream or if the script stops reading at all."""
@@ -42,14 +43,18 @@ class Finding:
 
 @pytest.fixture(scope="module")
 def servers(installed: None) -> Iterator[Callable[[str], Server]]:
-    """servers(kind) -> that server ("mysql": MySQL 9.7, "mariadb": MariaDB 10.11, row format)."""
-    with lazy_servers({"mysql": ("mysql-9.7", {}), "mariadb": ("mariadb-10.11", {"binlog_format": "ROW"})},
-                      USER, PASSWORD) as get:
+    """servers(kind) -> that server ("mysql": MySQL 9.7, "mariadb": MariaDB 10.11, "mysql-5.6",
+    "mysql-5.7", "mysql-8.0": those versions with their defaults; all in row format)."""
+    row = {"binlog_format": "ROW"}
+    with lazy_servers({"mysql": ("mysql-9.7", {}), "mariadb": ("mariadb-10.11", row), "mysql-5.6": ("mysql-5.6", row),
+                       "mysql-5.7": ("mysql-5.7", row), "mysql-8.0": ("mysql-8.0", {})}, USER, PASSWORD) as get:
         yield get
 
 
 def _status(server: Server) -> dict[str, Any]:
-    sql = "SHOW MASTER STATUS" if server.profile.flavor == "mariadb" else "SHOW BINARY LOG STATUS"
+    """The current binlog file and position (MySQL renamed the statement in 8.2)."""
+    renamed = server.profile.flavor == "mysql" and tuple(map(int, server.profile.version.split("."))) >= (8, 2)
+    sql = "SHOW BINARY LOG STATUS" if renamed else "SHOW MASTER STATUS"
     return server.query(sql)[0]
 
 
@@ -125,6 +130,16 @@ def values(name: str, *want: Any) -> Callable[[Lines], bool]:
     return lambda lines: lines[-1]["status"] == 0 and column(name, lines) == list(want)
 
 
+def updated(name: str, *want: Any) -> Callable[[Lines], bool]:
+    """go-mysql: the new values of the updated rows (go-mysql-js reports one {old, new}, the
+    other wrapper a list of them)."""
+    def pairs(ln: dict[str, Any]) -> list[dict[str, Any]]:
+        update = ln.get("event", {}).get("update", [])
+        return update if isinstance(update, list) else [update]
+    return lambda lines: lines[-1]["status"] == 0 and [
+        pair["new"][name] for ln in lines[:-1] for pair in pairs(ln)] == list(want)
+
+
 def failed_with(text: str) -> Callable[[Lines], bool]:
     return lambda lines: text in error(lines)
 
@@ -139,25 +154,31 @@ GO_JS, GO_NODE = "go-mysql-js", "@solashi/go-mysql-binlog-node"
 LATIN1 = "CREATE TABLE {t} (id INT PRIMARY KEY, v VARCHAR(20) CHARACTER SET latin1, x TEXT CHARACTER SET latin1)"
 SET64 = ",".join(f"'m{i}'" for i in range(1, 65))
 FINDINGS = [
-    *[Finding(f"year-zero-as-1900[{p}]", p, "mysql", "CREATE TABLE {t} (id INT PRIMARY KEY, y YEAR)",
+    *[Finding(f"year-zero-as-1900[{p}{'' if s == 'mysql' else ', ' + s}]", p, s,
+              "CREATE TABLE {t} (id INT PRIMARY KEY, y YEAR)",
               "INSERT INTO {t} VALUES (1, 0)", values("y", 1900),
-              "INSERT INTO {t} VALUES (2, 2024)", values("y", 2024)) for p in (VLASKY, POWERSYNC)],
-    Finding("double-zero-misread", ZONGJI, "mariadb", "CREATE TABLE {t} (id INT PRIMARY KEY, f DOUBLE)",
-            "INSERT INTO {t} VALUES (1, 0)", values("f", 1.1125369292536007e-308),
-            "INSERT INTO {t} VALUES (2, 1.5)", values("f", 1.5)),
-    *[Finding(f"latin1-varchar-as-utf8[{p}]", p, s, LATIN1,
+              "INSERT INTO {t} VALUES (2, 2024)", values("y", 2024))
+      for p, s in ((VLASKY, "mysql"), (POWERSYNC, "mysql"), (VLASKY, "mysql-5.7"), (POWERSYNC, "mysql-5.7"),
+                   (ZONGJI, "mysql-5.7"))],
+    *[Finding(f"double-zero-misread{'' if s == 'mariadb' else '[' + s + ']'}", ZONGJI, s,
+              "CREATE TABLE {t} (id INT PRIMARY KEY, f DOUBLE)",
+              "INSERT INTO {t} VALUES (1, 0)", values("f", 1.1125369292536007e-308),
+              "INSERT INTO {t} VALUES (2, 1.5)", values("f", 1.5)) for s in ("mariadb", "mysql-5.7")],
+    *[Finding(f"latin1-varchar-as-utf8[{p}{', ' + s if s.startswith('mysql-') else ''}]", p, s, LATIN1,
               "INSERT INTO {t} (id, v) VALUES (1, 'd\u00e9j\u00e0 vu')", values("v", "d\ufffdj\ufffd vu"),
               "INSERT INTO {t} (id, x) VALUES (2, 'd\u00e9j\u00e0 vu')", values("x", "d\u00e9j\u00e0 vu"))
-      for p, s in ((POWERSYNC, "mysql"), (ZONGJI, "mariadb"))],
-    *[Finding(f"decimal-as-js-number[{p}]", p, s, "CREATE TABLE {t} (id INT PRIMARY KEY, d DECIMAL(30,10))",
+      for p, s in ((POWERSYNC, "mysql"), (ZONGJI, "mariadb"), (POWERSYNC, "mysql-5.7"), (ZONGJI, "mysql-5.7"))],
+    *[Finding(f"decimal-as-js-number[{p}{', ' + s if s.startswith('mysql-') else ''}]", p, s,
+              "CREATE TABLE {t} (id INT PRIMARY KEY, d DECIMAL(30,10))",
               "INSERT INTO {t} VALUES (1, 12345678901234567890.1234567891)", values("d", 12345678901234567000),
               "INSERT INTO {t} VALUES (2, -1234.5678)", values("d", -1234.5678))
-      for p, s in ((POWERSYNC, "mysql"), (ZONGJI, "mariadb"))],
-    Finding("json-opaque-ends-stream", POWERSYNC, "mysql", "CREATE TABLE {t} (id INT PRIMARY KEY, j JSON)",
-            "INSERT INTO {t} VALUES (1, JSON_OBJECT('b', CAST('ab' AS BINARY)))",
-            failed_with("JSON Opaque Type Not Implemented: 15"),
-            "INSERT INTO {t} VALUES (2, JSON_OBJECT('t', CAST('12:00:00' AS TIME)))",
-            values("j", '{"t":"12:00:00.000000"}')),
+      for p, s in ((POWERSYNC, "mysql"), (ZONGJI, "mariadb"), (POWERSYNC, "mysql-5.7"), (ZONGJI, "mysql-5.7"))],
+    *[Finding(f"json-opaque-ends-stream{'' if s == 'mysql' else '[' + s + ']'}", POWERSYNC, s,
+              "CREATE TABLE {t} (id INT PRIMARY KEY, j JSON)",
+              "INSERT INTO {t} VALUES (1, JSON_OBJECT('b', CAST('ab' AS BINARY)))",
+              failed_with("JSON Opaque Type Not Implemented: 15"),
+              "INSERT INTO {t} VALUES (2, JSON_OBJECT('t', CAST('12:00:00' AS TIME)))",
+              values("j", '{"t":"12:00:00.000000"}')) for s in ("mysql", "mysql-8.0")],
     Finding("compressed-transaction-lost", POWERSYNC, "mysql", "CREATE TABLE {t} (id INT PRIMARY KEY)",
             "SET SESSION binlog_transaction_compression = ON; INSERT INTO {t} VALUES (1)", silent_loss,
             "INSERT INTO {t} VALUES (2)", values("id", 2)),
@@ -172,10 +193,17 @@ FINDINGS = [
     *[Finding(f"non-utf8-bytes-as-u+fffd[{p}]", p, "mysql", "CREATE TABLE {t} (id INT PRIMARY KEY, b VARBINARY(8))",
               "INSERT INTO {t} VALUES (1, 0x00ff10)", values("b", "\x00\ufffd\x10"),
               "INSERT INTO {t} VALUES (2, 'h\u00e9llo')", values("b", "h\u00e9llo")) for p in (GO_JS, GO_NODE)],
-    *[Finding(f"empty-64-member-set[{p}]", p, "mysql", f"CREATE TABLE {{t}} (id INT PRIMARY KEY, s SET({SET64}), "
-              "n SET('a','b','c','d','e','f','g','h','i'))",
+    *[Finding(f"empty-64-member-set[{p}{'' if s == 'mysql' else ', ' + s}]", p, s,
+              f"CREATE TABLE {{t}} (id INT PRIMARY KEY, s SET({SET64}), n SET('a','b','c','d','e','f','g','h','i'))",
               "INSERT INTO {t} (id, s) VALUES (1, '')", failed_with("out of range"),
-              "INSERT INTO {t} (id, n) VALUES (2, '')", values("id", 2)) for p in (GO_JS, GO_NODE)],
+              "INSERT INTO {t} (id, n) VALUES (2, '')", values("id", 2))
+      for p in (GO_JS, GO_NODE) for s in ("mysql", "mysql-8.0")],
+    *[Finding(f"partial-json-refused[{p}] (limit)", p, "mysql-8.0",
+              "CREATE TABLE {t} (id INT PRIMARY KEY, j JSON); INSERT INTO {t} VALUES (1, '{{\"a\": 1}}')",
+              "SET SESSION binlog_row_value_options = PARTIAL_JSON; UPDATE {t} SET j = JSON_SET(j, '$.a', 3) WHERE id = 1",
+              failed_with("PartialUpdateRowsEvent not supported now"),
+              "UPDATE {t} SET j = JSON_SET(j, '$.a', 2) WHERE id = 1", updated("j", '{"a":2}'))
+      for p in (GO_JS, GO_NODE)],
     Finding("first-row-only", GO_JS, "mysql", "CREATE TABLE {t} (id INT PRIMARY KEY)",
             "INSERT INTO {t} VALUES (1), (2)", values("id", 1),
             "INSERT INTO {t} VALUES (3)", values("id", 3)),
@@ -217,7 +245,24 @@ def test_zongji_cannot_log_in_to_mysql_9(servers) -> None:
         server = servers(kind)
         server.execute("CREATE TABLE IF NOT EXISTS f.login (id INT PRIMARY KEY)")
         lines = run_alone(ZONGJI, server, f"INSERT INTO f.login VALUES ({int(ok)})")
-        assert (column("id", lines) == [1]) if ok else "AUTH" in error(lines), lines
+        assert (column("id", lines) == [1]) if ok else "ER_NOT_SUPPORTED_AUTH_MODE" in error(lines), lines
+
+
+def test_zongji_cannot_log_in_to_mysql_8_with_its_default_plugin(servers) -> None:
+    """MySQL 8.0 creates accounts with caching_sha2_password by default (the account the served
+    8.0.31 cases log in with): zongji 0.5.1 cannot log in with one. Its mysqljs client never
+    announces CLIENT_PLUGIN_AUTH, so the server refuses it at once (ER_NOT_SUPPORTED_AUTH_MODE);
+    the primary answers the same since this was seen. The control: the same script on the same
+    server with a mysql_native_password account reads rows."""
+    server = servers("mysql-8.0")
+    server.execute("CREATE TABLE f.login8 (id INT PRIMARY KEY); "
+                   "CREATE USER 'native'@'%' IDENTIFIED WITH mysql_native_password BY 'native-pw'; "
+                   "GRANT ALL ON *.* TO 'native'@'%'")
+    assert server.scalar(f"SELECT plugin FROM mysql.user WHERE user = '{USER}' AND host = '%'") == "caching_sha2_password"
+    control = run_alone(ZONGJI, server, "INSERT INTO f.login8 VALUES (1)", user="native", password="native-pw")
+    assert column("id", control) == [1], control
+    shown = run_alone(ZONGJI, server, "INSERT INTO f.login8 VALUES (2)")
+    assert "ER_NOT_SUPPORTED_AUTH_MODE" in error(shown) and not rows(shown), shown
 
 
 def test_powersync_rsa_password_of_20_characters(servers) -> None:
@@ -246,10 +291,12 @@ def test_mariadb_dummy_events_without_slave_capability(package: str, servers) ->
     assert dummies[0] == [] and dummies[1], dummies
 
 
-def test_zongji_never_dumps_without_checksums(servers) -> None:
+@pytest.mark.parametrize("kind", ("mariadb", "mysql-5.6", "mysql-5.7"))
+def test_zongji_never_dumps_without_checksums(kind: str, servers) -> None:
     """zongji 0.5.1 with binlog_checksum=NONE: it opens its binlog connection only after it set
-    @master_binlog_checksum, so with NONE no event ever comes. The control: with CRC32, rows."""
-    server = servers("mariadb")
+    @master_binlog_checksum, so with NONE no event ever comes (the served `*--row-minimal` cases
+    of MySQL 5.6 / 5.7 are written without checksums). The control: with CRC32, rows."""
+    server = servers(kind)
     server.execute("CREATE TABLE f.crc (id INT PRIMARY KEY)")
     control = run_alone(ZONGJI, server, "INSERT INTO f.crc VALUES (1)")
     server.execute("SET GLOBAL binlog_checksum = NONE")

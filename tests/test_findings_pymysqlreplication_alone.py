@@ -1,6 +1,7 @@
 """Findings 3 and 6 to 11 of python-mysql-replication (docs/findings.md), shown with the library ALONE
 (tests/library_alone/pymysqlreplication.py: its BinLogStreamReader, no adapter, no harness
-primary) against a real MySQL 9.7 or MariaDB 10.11. Each statement runs in a binlog of its own,
+primary) against a real MySQL 9.7 or MariaDB 10.11, and, for the entries of the MySQL 5.7 / 8.0
+cases, against a real server of that version. Each statement runs in a binlog of its own,
 read from that file's start; the same reading of a control statement shows the library right,
 so a test fails if the defect is fixed upstream or if the reading stops reading at all.
 Findings 1 to 5: tests/test_pymysqlreplication_live.py."""
@@ -14,6 +15,7 @@ from typing import Any
 import pytest
 
 from generators.server import Server
+from tests.library_alone.binlogs import in_a_fresh_binlog
 from tests.library_alone.pymysqlreplication import Reading, read
 from tests.library_alone.servers import lazy_servers
 
@@ -26,6 +28,10 @@ SERVERS = {
     "mysql-gtid": ("mysql-9.7", {"binlog_row_metadata": "FULL", "gtid_mode": "ON",
                                  "enforce_gtid_consistency": "ON"}),
     "mariadb": ("mariadb-10.11", {"binlog_format": "ROW", "binlog_row_metadata": "FULL"}),
+    "mysql-8.0": ("mysql-8.0", {"binlog_row_metadata": "FULL"}),
+    # 5.7 writes no optional metadata at all (no charsets, names, ENUM members): 1.0 supports
+    # MySQL 8.0.14+ only, its README says (5.x: v0.1 to v0.45).
+    "mysql-5.7": ("mysql-5.7", {"binlog_format": "ROW"}),
 }
 
 
@@ -54,10 +60,7 @@ def servers() -> Iterator[Callable[[str], Server]]:
 
 def reading_of(server: Server, sql: str, **options: Any) -> Reading:
     """sql run in a binlog of its own, that binlog read by the library from its start."""
-    server.execute("FLUSH BINARY LOGS")
-    log_file = server.binlog_files()[-1]
-    server.execute(sql)
-    return read(server.port, USER, PASSWORD, log_file, **options)
+    return read(server.port, USER, PASSWORD, in_a_fresh_binlog(server, sql), **options)
 
 
 def clean(r: Reading) -> bool:
@@ -80,10 +83,24 @@ def td(**kw: int) -> datetime.timedelta:
     return datetime.timedelta(**kw)
 
 
+LATIN1 = "CREATE TABLE {t} (id INT PRIMARY KEY, v VARCHAR(20) CHARACTER SET latin1)"
+ENUM = "CREATE TABLE {t} (id INT PRIMARY KEY, e ENUM('a','b'))"
 FINDINGS = [
-    Finding("3-year-zero-as-1900", "CREATE TABLE {t} (id INT PRIMARY KEY, y YEAR)",
-            "INSERT INTO {t} VALUES (1, 0)", column("y", 1900),
-            "INSERT INTO {t} VALUES (2, 2024)", column("y", 2024)),
+    *[Finding(f"3-year-zero-as-1900{suffix}", "CREATE TABLE {t} (id INT PRIMARY KEY, y YEAR)",
+              "INSERT INTO {t} VALUES (1, 0)", column("y", 1900),
+              "INSERT INTO {t} VALUES (2, 2024)", column("y", 2024), server=server)
+      for suffix, server in (("", "mysql"), ("[8.0]", "mysql-8.0"))],
+    Finding("4-enum-none-without-metadata[5.7] (documented: 1.0 is for 8.0.14+)", ENUM,
+            "INSERT INTO {t} VALUES (1, 'b')", column("e", None),
+            "INSERT INTO {t} VALUES (2, 'b')", column("e", "b"), server="mysql-5.7", control_server="mysql-8.0"),
+    Finding("5-latin1-without-charset-metadata[8.0]", LATIN1,
+            "SET GLOBAL binlog_row_metadata = MINIMAL; INSERT INTO {t} VALUES (1, 'd\u00e9j\u00e0'); "
+            "SET GLOBAL binlog_row_metadata = FULL", failed("UnicodeDecodeError"),
+            "INSERT INTO {t} VALUES (2, 'd\u00e9j\u00e0')", column("v", "d\u00e9j\u00e0"), server="mysql-8.0"),
+    Finding("5-latin1-without-charset-metadata[5.7] (documented: 1.0 is for 8.0.14+)", LATIN1,
+            "INSERT INTO {t} VALUES (1, 'd\u00e9j\u00e0')", failed("UnicodeDecodeError"),
+            "INSERT INTO {t} VALUES (2, 'd\u00e9j\u00e0')", column("v", "d\u00e9j\u00e0"),
+            server="mysql-5.7", control_server="mysql-8.0"),
     Finding("6-json-time-of-24-hours-or-more", "CREATE TABLE {t} (id INT PRIMARY KEY, j JSON)",
             "INSERT INTO {t} VALUES (1, JSON_OBJECT('t', CAST('25:00:00' AS TIME)))", failed("ValueError"),
             "INSERT INTO {t} VALUES (2, JSON_OBJECT('t', CAST('12:00:00' AS TIME)))",

@@ -19,6 +19,7 @@ from harness.runtimes.base import PARSERS_DIR
 from harness.runtimes.go import RUNTIME, go_binary, go_environment
 from oracle.decoder import decode_file
 
+from .library_alone.binlogs import closed_copy, in_a_fresh_binlog
 from .server_fixtures import missing, require_image
 
 pytestmark = pytest.mark.server
@@ -42,9 +43,9 @@ def probe(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-@pytest.fixture(scope="module")
-def mysql() -> Iterator[Server]:
-    profile = LOCAL_PROFILES["mysql-9.7"]
+@pytest.fixture(scope="module", params=("mysql-9.7", "mysql-8.0"))  # 8.0: its 8.0.31 entries
+def mysql(request: pytest.FixtureRequest) -> Iterator[Server]:
+    profile = LOCAL_PROFILES[request.param]
     require_image(profile)
     with running_server(profile, {"binlog_format": "ROW"}) as server:
         server.execute(GRANTS)
@@ -62,10 +63,7 @@ def run_probe(probe: Path, *args: str, check_exit: bool = True) -> tuple[list[di
 def write(server: Server, name: str) -> str:
     """Run a reproducer's SQL in a fresh binlog (the module shares one server); the binlog's name."""
     server.execute("DROP DATABASE IF EXISTS gm")
-    server.flush_logs()
-    first = server.binlog_files()[-1]
-    server.execute((FINDINGS / name / "repro.sql").read_text())
-    return first
+    return in_a_fresh_binlog(server, (FINDINGS / name / "repro.sql").read_text())
 
 
 def stream(probe: Path, server: Server, first: str, *extra: str) -> list[dict[str, Any]]:
@@ -75,9 +73,6 @@ def stream(probe: Path, server: Server, first: str, *extra: str) -> list[dict[st
     return lines
 
 
-def closed_copy(server: Server, first: str, dest: Path) -> Path:
-    server.flush_logs()
-    return server.copy_binlogs(dest, [first])[0]
 
 
 def oracle_events(path: Path) -> list[dict[str, Any]]:

@@ -1,4 +1,4 @@
-"""mysql_common / mysql_async ALONE against a real MySQL 9.7: the adapter's two modes are the
+"""mysql_common / mysql_async ALONE against a real MySQL 9.7 (and 8.0): the adapter's two modes are the
 library's own readers (mysql_async's Conn::get_binlog_stream connected straight to the server,
 no harness primary; mysql_common's BinlogFile over the binlog that server wrote), so what they
 report is what the library gives its users. Each defect of docs/findings.md (mysql_common) shows
@@ -18,6 +18,7 @@ from harness.runtimes.base import BuildError
 from harness.runtimes.rust import RUNTIME
 
 from .external import ROOT as EXTERNAL
+from .library_alone.binlogs import closed_copy
 from .server_fixtures import missing, start_server
 
 pytestmark = pytest.mark.server
@@ -73,10 +74,9 @@ def read_both(server, dest: Path) -> dict[str, dict[str, Any]]:
     end_position 0, so the server ends the dump at the end of its binlogs) and by BinlogFile
     (its copy)."""
     first = server.binlog_files()[0]
-    server.flush_logs()  # the first binlog complete, ending with its Rotate
+    path = closed_copy(server, first, dest)  # the first binlog complete, ending with its Rotate
     stream = {"host": "127.0.0.1", "port": server.port, "user": USER, "password": PASSWORD, "file": first,
               "start_position": 4, "end_file": first, "end_position": 0}
-    path = server.copy_binlogs(dest, [first])[0]
     return {"stream": ask("stream", {"path": str(path), "stream": stream}),
             "file": ask("file", {"path": str(path)}), "path": {"path": str(path)}}
 
@@ -96,11 +96,12 @@ def on_server(profile_name: str, settings: dict[str, str], reproducers: tuple[st
         return read_both(server, dest)
 
 
-@pytest.fixture(scope="module")
-def replies(tmp_path_factory) -> dict[str, dict[str, Any]]:
-    """The four MySQL reproducers on one MySQL 9.7 (GTIDs on, as CDC sources run)."""
+@pytest.fixture(scope="module", params=("mysql-9.7", "mysql-8.0"))
+def replies(request, tmp_path_factory) -> dict[str, dict[str, Any]]:
+    """The four MySQL reproducers on one MySQL 9.7, then on one 8.0 (the entries of the 8.0.31
+    cases: the same defects), GTIDs on, as CDC sources run."""
     settings = {"max_binlog_stmt_cache_size": "4096", "gtid_mode": "ON", "enforce_gtid_consistency": "ON"}
-    return on_server("mysql-9.7", settings, ORDER, tmp_path_factory.mktemp("mc"))
+    return on_server(request.param, settings, ORDER, tmp_path_factory.mktemp("mc"))
 
 
 TRANSPORTS = ("stream", "file")
@@ -210,7 +211,7 @@ def test_mysql_binlog_connector_rust_aborts_on_tagged_previous_gtids(tmp_path):
 
 
 def test_mysql_binlog_connector_rust_year_and_signedness(replies):
-    """The same MySQL 9.7 binlog (untagged GTIDs) through mysql-binlog-connector-rust's
+    """The same MySQL 9.7 (and 8.0) binlog (untagged GTIDs) through mysql-binlog-connector-rust's
     BinlogParser alone: YEAR 0 comes back as 1900, and the Table_map's `is_signed` is the
     SIGNEDNESS bit itself (1 = UNSIGNED), so signed columns are reported unsigned: MEDIUMINT and
     INT -1 read back as 16777215 and 4294967295; controls: YEAR 2024 and TIME(3)."""

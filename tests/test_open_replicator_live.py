@@ -17,6 +17,7 @@ from harness.runtimes.base import PARSERS_DIR, BuildError
 from harness.runtimes.jvm import RUNTIME
 from oracle.decoder import decode_file
 
+from .library_alone.binlogs import closed_copy
 from .server_fixtures import missing, replication_user_sql, start_server
 from .test_binlog_connector_java_live import PASSWORD, USER, dump, library_stream, rows_of
 
@@ -62,8 +63,7 @@ def test_table_map_optional_metadata(start_server, tmp_path, adapter):
     server = start_server(LOCAL_PROFILES["mysql-9.7"], {})
     server.execute(replication_user_sql(USER, PASSWORD) + reproducer("table-map-optional-metadata"))
     file = server.binlog_files()[0]
-    server.flush_logs()
-    path = server.copy_binlogs(tmp_path, [file])[0]
+    path = closed_copy(server, file, tmp_path)
     oracle = [e.to_json() for e in decode_file(path)]
     reply = library_file(adapter, path)
     assert reply["type"] == "error" and reply["kind"] == "RuntimeException"

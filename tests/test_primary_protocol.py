@@ -458,6 +458,25 @@ def test_statements_replication_clients_send(tmp_path: Path) -> None:
         conn.close()
 
 
+@pytest.mark.parametrize("case, refused", [(CORPUS / "mysql-8.0/json--row", True),
+                                            (CORPUS / "mysql-5.7/json--row", False)])
+def test_a_client_without_plugin_auth_and_a_caching_sha2_account_gets_1251(tmp_path: Path, case: Path,
+                                                                            refused: bool) -> None:
+    """As a real 8.0 does (seen with zongji 0.5.1, whose mysqljs client never announces
+    CLIENT_PLUGIN_AUTH): no auth switch for such a client, ER_NOT_SUPPORTED_AUTH_MODE instead;
+    where the account's plugin is mysql_native_password (5.7) it logs in."""
+    with _serve(tmp_path, case=case) as served:
+        c = RawClient(served)
+        c.read()
+        c.send(struct.pack("<IIB23x", CAPS & ~CLIENT_PLUGIN_AUTH, 1 << 24, 33) + b"root\0\0")
+        reply = c.read()
+        if refused:
+            err = _err(reply)
+            assert (err.code, err.sql_state) == (1251, "08004") and "consider upgrading" in err.message
+        else:
+            assert reply[:1] == b"\0", reply
+
+
 def test_non_loopback_host_needs_a_password() -> None:
     proc = subprocess.run([sys.executable, "-m", "harness", "serve", str(MYSQL_CASE), "--host", "0.0.0.0"],
                           cwd=ROOT, capture_output=True, timeout=60)

@@ -21,6 +21,7 @@ SSL_REQUEST_LEN = 32
 ER_HANDSHAKE_ERROR = 1043
 ER_ACCESS_DENIED_ERROR = 1045
 ER_UNKNOWN_COM_ERROR = 1047
+ER_NOT_SUPPORTED_AUTH_MODE = 1251
 ER_NET_PACKET_TOO_LARGE = 1153
 ER_MALFORMED_PACKET = 1835
 ER_CLIENT_INTERACTION_TIMEOUT = 4031
@@ -132,6 +133,12 @@ class Session:
         self.user = response.user
         data = response.auth_data
         plugin = st.account_plugin
+        if plugin != auth.NATIVE and not response.capabilities & wp.CLIENT_PLUGIN_AUTH:
+            # sql_authentication.cc: an account of another plugin, a client that cannot switch
+            self.log(f"client without CLIENT_PLUGIN_AUTH, account plugin {plugin}")
+            self._error(ErrPacket(ER_NOT_SUPPORTED_AUTH_MODE, "Client does not support authentication protocol "
+                                  "requested by server; consider upgrading MySQL client", "08004"))
+            raise EndSession()
         switched = ""
         if (response.plugin or auth.NATIVE) != plugin:  # auth switch request
             self.io.write(b"\xfe" + plugin.encode() + b"\0" + self.scramble + b"\0")
