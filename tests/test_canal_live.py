@@ -4,7 +4,7 @@ LocalBinLogConnection does; MysqlConnection.dump with a SinkFunction straight ag
 MariaDB), with no adapter and no harness primary, compiled against the jars the canal folder
 builds. Each defect recorded in harness/expected/canal*.txt shows here beside a control the
 library gets right; the expected values are the oracle's decode of the same file.
-Reproducers: corpus/findings/canal/; docs/findings.md (Canal, C1-C8)."""
+Reproducers: corpus/findings/canal/; docs/findings.md (Canal, C1-C9)."""
 from __future__ import annotations
 
 import json
@@ -169,3 +169,19 @@ def test_text_by_connection_charset(start_server, tmp_path, canal):
     assert theirs[0][1] == {"type": "bytes", "value": "64e9"} and theirs[0][2] == "dé"
     assert ours[0] == ["1", "d\ufffd", "dé"]
     assert ours[1] == ["2", "de", "de"]
+
+
+def test_local_payload_resent(start_server, tmp_path, canal):
+    """C9: LocalBinLogConnection.dump sinks a compressed transaction's Transaction_payload once
+    per inner event and never the inner events: the rows of (1, 'a'), (2, 'b') are lost; the
+    uncompressed transaction after it (the control) arrives with its row."""
+    _, file, path = written(start_server, tmp_path, "mysql-9.7", {"binlog_transaction_compression": "ON"},
+                            "local-payload-resent")
+    payloads = [e.to_json() for e in decode_file(path) if e.type_code == 40]
+    assert len(payloads) == 1
+    inner = len(payloads[0]["body"]["events"])
+    lines = run(canal, "local", str(path.parent), path.name)
+    assert lines[-1] == {"end": "ok"}
+    sunk = [line for line in lines if line.get("type") == 40]
+    assert inner > 1 and len(sunk) == inner and len({json.dumps(s) for s in sunk}) == 1
+    assert rows(lines) == [["3", "c"]]

@@ -3,14 +3,17 @@
 //
 //   java -cp '<build>/lib/*' CanalAlone.java file PATH
 //   java -cp '<build>/lib/*' CanalAlone.java stream HOST PORT USER PASSWORD FILE END
+//   java -cp '<build>/lib/*' CanalAlone.java local DIR FILE
 //
 // file: FileLogFetcher + LogDecoder(UNKNOWN_EVENT, ENUM_END_EVENT) + LogContext, the loop of
 // Canal's LocalBinLogConnection.dump. stream: MysqlConnection built as MysqlEventParser builds it,
-// dump(FILE, 4, SinkFunction), stopped once an event ends at END. One line per event: its class,
+// dump(FILE, 4, SinkFunction), stopped once an event ends at END. local: Canal's own
+// LocalBinLogConnection(DIR, needWait=false).dump(FILE, 4, SinkFunction), every event it sinks. One line per event: its class,
 // type code and log_pos, and for a rows event its rows as LogEventConvert reads them without a
 // TableMeta (RowsLogBuffer with UTF-8; String.valueOf of each value, hex for byte[]). The last
 // line is {"end": "ok"} or {"error": "<class>: <message>"}.
 import com.alibaba.otter.canal.parse.inbound.SinkFunction;
+import com.alibaba.otter.canal.parse.inbound.mysql.LocalBinLogConnection;
 import com.alibaba.otter.canal.parse.inbound.mysql.MysqlConnection;
 import com.taobao.tddl.dbsync.binlog.FileLogFetcher;
 import com.taobao.tddl.dbsync.binlog.LogContext;
@@ -38,6 +41,7 @@ public class CanalAlone {
         System.setOut(System.err);
         try {
             if (args[0].equals("file")) file(args[1]);
+            else if (args[0].equals("local")) local(args[1], args[2]);
             else stream(args[1], Integer.parseInt(args[2]), args[3], args[4], args[5], Long.parseLong(args[6]));
             OUT.println("{\"end\": \"ok\"}");
         } catch (Exception e) {
@@ -57,6 +61,20 @@ public class CanalAlone {
                 if (event == null) continue;
                 print(event);
             }
+        }
+    }
+
+    static void local(String dir, String file) throws Exception {
+        LocalBinLogConnection c = new LocalBinLogConnection(dir, false);
+        c.connect();
+        try {
+            SinkFunction<LogEvent> sink = event -> {
+                print(event);
+                return true;
+            };
+            c.dump(file, 4L, sink);
+        } finally {
+            c.disconnect();
         }
     }
 
