@@ -65,6 +65,8 @@ PARSERS: tuple[BuiltinParser, ...] = (
                   "mysql-binlog-connector-rust"),
     BuiltinParser("open-replicator", "Java", "com.zendesk:open-replicator", STREAM, "jvm", "open-replicator"),
     BuiltinParser("open-replicator-file", "Java", "com.zendesk:open-replicator", FILE, "jvm", "open-replicator"),
+    BuiltinParser("canal", "Java", "com.alibaba.otter:canal.parse", STREAM, "jvm", "canal"),
+    BuiltinParser("canal-file", "Java", "com.alibaba.otter:canal.parse", FILE, "jvm", "canal"),
 )
 
 BY_NAME: dict[str, BuiltinParser] = {p.name: p for p in PARSERS}

@@ -26,6 +26,22 @@ final class SharedCapabilities {
         return bodies;
     }
 
+    /** Every column type a library that decodes them all reports (docs/plugin-contract.md). */
+    static final List<String> ALL_ROW_VALUE_TYPES = List.of("TINY", "SHORT", "INT24", "LONG", "LONGLONG",
+        "YEAR", "FLOAT", "DOUBLE", "NEWDECIMAL", "BIT", "DATE", "TIME", "TIME2", "DATETIME", "DATETIME2",
+        "TIMESTAMP", "TIMESTAMP2", "STRING", "VARCHAR", "VAR_STRING", "BLOB", "ENUM", "SET", "JSON", "GEOMETRY",
+        "VECTOR");
+
+    /** The events newer than the classic ones: MySQL's Rows_query and Gtid, MariaDB's
+     * Annotate_rows, Gtid and Binlog_checkpoint, with the fields both libraries give. */
+    static void putNewerBodies(Map<String, Object> bodies) {
+        bodies.put("ROWS_QUERY_LOG_EVENT", List.of("rows_query"));
+        bodies.put("GTID_LOG_EVENT", List.of("gtid", "last_committed", "sequence_number"));
+        bodies.put("ANNOTATE_ROWS_EVENT", List.of("query"));
+        bodies.put("GTID_EVENT", List.of("seq_no", "domain_id"));
+        bodies.put("BINLOG_CHECKPOINT_EVENT", List.of("binlog_file_name"));
+    }
+
     /** The rows events, v1 and v2, each with its table id and rows. */
     static void putRows(Map<String, Object> bodies) {
         for (String t : List.of("WRITE_ROWS_EVENT", "UPDATE_ROWS_EVENT", "DELETE_ROWS_EVENT",

@@ -49,6 +49,15 @@ final class Values {
         return tag("bytes", h.toString());
     }
 
+    /** DECIMAL at exactly the column's scale; a value with more digits than the scale as it is. */
+    static Map<String, Object> decimal(java.math.BigDecimal d, int scale) {
+        try {
+            return tag("decimal", d.setScale(scale).toPlainString());
+        } catch (ArithmeticException e) {
+            return tag("decimal", d.toPlainString());
+        }
+    }
+
     static Object floating(String type, double v) {
         if (Double.isNaN(v)) return tag(type, "nan");
         if (Double.isInfinite(v)) return tag(type, v > 0 ? "inf" : "-inf");
