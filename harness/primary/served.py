@@ -119,7 +119,9 @@ class _SchemaSources:
                 or self.maps.get(key)
             if found is None:
                 continue
-            if found.create_statement is None and key in self.creates:
+            history = self.epochs.histories.get(key)
+            altered = history is not None and len(history.starts) > 1  # the scenario's CREATE is of its first epoch
+            if found.create_statement is None and key in self.creates and not altered:
                 found.create_statement = self.creates[key]
             out[key] = found
         return out
