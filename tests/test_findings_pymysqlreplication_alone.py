@@ -161,3 +161,27 @@ def test_finding_with_the_library_alone(finding: Finding, servers) -> None:
         server.execute(finding.setup.format(t=t))
     shown = reading_of(server, finding.defect.format(t=t), **finding.options)
     assert finding.shows_defect(shown), shown
+
+
+def test_11a_the_annotate_flag_goes_with_is_mariadb_whose_dump_names_no_file(servers) -> None:
+    """Finding 11a's cause, with the library alone on MariaDB 10.11: `annotate_rows_event=True`
+    reaches the server only with `is_mariadb=True` (as its documentation pairs them), and that dump
+    names no file: without auto_position it reads from the server's first binlog whatever
+    log_file says. So a reader started at a file and position has no Annotate_rows (a limit),
+    and one that starts at the first binlog gets them as `is_mariadb=True` (the stream plugin's
+    configuration there: harness/plugins/pymysqlreplication_stream.py)."""
+    server = servers("mariadb")
+    t = "f.t_11a_where_the_dump_starts"
+    server.execute(f"CREATE TABLE {t} (id INT PRIMARY KEY)")
+    server.execute(f"INSERT INTO {t} VALUES (6)")
+    server.execute("FLUSH BINARY LOGS")
+    log_file = server.binlog_files()[-1]
+    server.execute(f"INSERT INTO {t} VALUES (7)")
+    positioned = read(server.port, USER, PASSWORD, log_file, annotate_rows_event=True)
+    mariadb = read(server.port, USER, PASSWORD, log_file, annotate_rows_event=True, is_mariadb=True)
+    assert clean(positioned) and positioned.rows == [{"id": 7}], positioned
+    assert "MariadbAnnotateRowsEvent" not in positioned.events, positioned
+    assert clean(mariadb) and "MariadbAnnotateRowsEvent" in mariadb.events, mariadb
+    assert {"id": 6} in mariadb.rows and {"id": 7} in mariadb.rows, mariadb  # from the first binlog on
+    first = read(server.port, USER, PASSWORD, server.binlog_files()[0], annotate_rows_event=True, is_mariadb=True)
+    assert first.events == mariadb.events  # log_file is not used

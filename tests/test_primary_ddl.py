@@ -70,3 +70,35 @@ def test_every_corpus_case_ddl_gives_the_columns_the_server_listed() -> None:
             assert [(c.name, c.column_type, c.nullable, c.key) for c in served[key].columns] == want, meta_path
             compared += 1
     assert compared >= 200
+
+
+def test_each_change_starts_an_epoch_and_keeps_the_one_before() -> None:
+    """SchemaReplay.changed names what a statement gave a new definition (an epoch begins:
+    harness/primary/epochs.py); the earlier definition's columns are not touched by the ALTER."""
+    r = SchemaReplay()
+    r.apply("d", "CREATE TABLE t (id INT, v INT)")
+    assert r.changed == [("d", "t")]
+    first = r.tables[("d", "t")]
+    r.apply("d", "ALTER TABLE t ADD PRIMARY KEY (id), ADD COLUMN w INT")
+    assert r.changed == [("d", "t")] and first is not None
+    assert [(c.name, c.key) for c in first.columns] == [("id", ""), ("v", "")]
+    r.apply("d", "INSERT INTO t VALUES (1, 2, 3)")
+    r.apply("d", "DROP TABLE t")
+    assert r.changed == []
+
+
+def test_a_bare_binlog_answers_each_position_with_its_epoch() -> None:
+    """ddl_dml_basic's binlog alone (no case.json): the DDL replay gives t1db.people 3 columns
+    until the ALTER's Query event ends and 4 from there; every Table_map is an epoch's."""
+    from pathlib import Path
+
+    from harness.primary.served import load
+    path = Path(__file__).resolve().parents[1] / "corpus" / "mysql-9.7" / "ddl_dml_basic--row" / "binlog.000001"
+    logs = load([str(path)])
+    key = ("t1db", "people")
+    final = logs.tables[key]
+    epochs = [logs.epochs.epoch_at(key, pos) for pos, keys in sorted(logs.epochs.table_maps.items()) if key in keys]
+    assert epochs == [0, 0, 0, 0, 0, 1]
+    widths = [len(logs.epochs.table_at(key, e, final).columns) for e in epochs]  # type: ignore[union-attr]
+    assert widths == [3, 3, 3, 3, 3, 4] and len(final.columns) == 4
+    assert logs.epochs.epoch_at(key, None) is None  # no Table_map read yet: the final definition

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -186,3 +187,85 @@ def test_a_parser_that_looks_tables_up_is_not_served_a_case_with_tables_nobody_d
             pass
     with served(case, rows_only.stat().st_size) as source:
         assert source.port > 0
+
+
+# -- the schema at a position (docs/primary.md): ddl_dml_basic adds a column to t1db.people
+# between its rows; each Table_map's column count is the definition the rows were written with.
+ALTERED = [ROOT / "corpus" / "mysql-9.7" / "ddl_dml_basic--row", ROOT / "corpus" / "mariadb-10.11" / "ddl_dml_basic--row"]
+
+
+def _lookups_per_table_id(port: int) -> list[tuple[int, int]]:
+    """A client that looks tables up as zongji does: at the first Table_map of each table_id (a
+    server gives an altered table a new one), on a second connection of the same account, before
+    reading on. The dump is read by python-mysql-replication, the lookups made with PyMySQL (real
+    client libraries). (Table_map column count, columns the lookup answered) per lookup."""
+    from pymysqlreplication import BinLogStreamReader
+    from pymysqlreplication.event import QueryEvent
+    from pymysqlreplication.row_event import TableMapEvent
+    settings = {"host": "127.0.0.1", "port": port, "user": "root", "password": PASSWORD}
+    lookup = pymysql.connect(host="127.0.0.1", port=port, user="root", password=PASSWORD)
+    stream = BinLogStreamReader(settings, server_id=77, blocking=False, only_events=[TableMapEvent, QueryEvent],
+                                log_file="binlog.000001", log_pos=4)
+    seen: dict[int, tuple[int, int]] = {}
+    try:
+        for event in stream:
+            if isinstance(event, TableMapEvent) and event.table == "people" and event.table_id not in seen:
+                with lookup.cursor() as cur:
+                    cur.execute("SHOW FULL COLUMNS FROM `t1db`.`people`")
+                    seen[event.table_id] = (event.column_count, len(cur.fetchall()))
+    finally:
+        stream.close()
+        lookup.close()
+    return list(seen.values())
+
+
+@pytest.mark.parametrize("case", ALTERED, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_a_lookup_answers_the_definition_where_the_client_reads(case: Path, tmp_path: Path) -> None:
+    """With pacing, each lookup answers with the columns the rows it is made for were written
+    with: 3 before the ALTER, 4 after it."""
+    with serving([case], tmp_path, "--schema-pacing", "10") as served:
+        seen = _lookups_per_table_id(served.port)
+    assert seen == [(3, 3), (4, 4)], seen
+
+
+@pytest.mark.parametrize("case", ALTERED[:1], ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_without_pacing_the_dump_runs_ahead_of_the_lookups(case: Path, tmp_path: Path) -> None:
+    """The control: without pacing the primary has sent the whole file (its last Table_map is
+    after the ALTER) before the client reads its first rows, so both lookups answer 4 columns,
+    as a live server answers a client that lags behind an ALTER."""
+    with serving([case], tmp_path) as served:
+        seen = _lookups_per_table_id(served.port)
+    assert seen == [(3, 4), (4, 4)], seen
+
+
+def test_a_lookup_before_any_dump_answers_the_final_definition(tmp_path: Path) -> None:
+    """A client that has read no Table_map of the table yet gets the table as it is at the end,
+    as a live server answers now. SHOW CREATE TABLE: the scenario's CREATE is the first epoch's
+    text, not this one's, and the server recorded none before the DROP: 1235, not a wrong text."""
+    with serving([ALTERED[0]], tmp_path, "--schema-pacing", "10") as served:
+        assert [r[0] for r in _query(served.port, "SHOW COLUMNS FROM t1db.people")] == ["id", "name", "note", "age"]
+        with pytest.raises(pymysql.err.NotSupportedError, match="1235"):
+            _query(served.port, "SHOW CREATE TABLE t1db.people")
+
+
+@pytest.mark.parametrize("parser", ["go-mysql-js", "go-mysql-binlog-node"])
+def test_canal_reads_the_rows_before_an_alter_with_the_columns_they_were_written_with(
+        parser: str, installed: None, tmp_path: Path) -> None:  # noqa: F811
+    """go-mysql's canal (inside both Node peers) looks a table up at its first rows after each
+    DDL (SHOW FULL COLUMNS, SHOW INDEX). Served through the harness (a paced primary: the parser
+    declares schema_lookups), rows before the ALTER no longer panic its Go wrapper ("index out of
+    range [3] with length 3": it was told of the column the ALTER adds). What may remain differs
+    only in rows counts (go-mysql-js reports the first row of a multi-row event: its finding)."""
+    corpus = tmp_path / "corpus"
+    for case in ALTERED:
+        (corpus / case.parent.name).mkdir(parents=True)
+        (corpus / case.parent.name / case.name).symlink_to(case)
+    results = tmp_path / "results.jsonl"
+    run = subprocess.run([sys.executable, "-m", "harness", "conformance", "--parser", parser, "--corpus", str(corpus),
+                          "--results", str(results), "--quiet"], cwd=ROOT, capture_output=True, text=True,
+                         timeout=600)
+    got = [json.loads(line) for line in results.read_text().splitlines()]
+    assert len(got) == len(ALTERED), run.stderr[-2000:]
+    for r in got:
+        assert r["outcome"] in ("pass", "mismatch"), r
+        assert all(d["path"] == "body.rows.length" for d in r.get("diffs") or []), r

@@ -7,9 +7,13 @@ primary then ends the dump with EOF after the last served event, a second stop),
 `only_events` every class it decodes and `filter_non_implemented_events=False`, as the file
 adapter: by default the reader drops Intvar events, and the events it does not decode would
 vanish instead of reaching the user as NotImplementedEvent (header only). What is compared is
-then the library's decoding, not its filters. `annotate_rows_event=True` is passed too, but the
-library sends its flag only in a MariaDB GTID dump (is_mariadb + auto_position): a file/position
-dump never gets Annotate_rows from a MariaDB server, a limit recorded in its expected failures. Events are mapped by the file adapter's code
+then the library's decoding, not its filters. `annotate_rows_event=True` is passed too; the
+library sends its flag (BINLOG_SEND_ANNOTATE_ROWS_EVENT) only with `is_mariadb=True`, as its
+documentation pairs them, and its MariaDB dump names no file: from `auto_position`, or without it
+from the server's first binlog (tests/test_findings_pymysqlreplication_alone.py, 11a). So on a
+MariaDB server, a stream that starts at the first binlog is read as a MariaDB user reads it
+(`is_mariadb=True`: the Annotate_rows come); one that starts in a later file stays a
+file/position dump, without them (finding 11a, a limit). Events are mapped by the file adapter's code
 (`canonical_event`, CAPABILITIES), so both transports report the same things the same way.
 
 Left out, because they are not in the file but made by the sender: the artificial Rotate a
@@ -53,7 +57,24 @@ def _reader(source: StreamSource) -> Any:
         log_file=source.file, log_pos=source.start_position, resume_stream=True,
         end_log_pos=source.end_position or None, blocking=False,
         only_events=list(every_event_class(pymysqlreplication)), filter_non_implemented_events=False,
-        annotate_rows_event=True)
+        annotate_rows_event=True, is_mariadb=_from_mariadbs_first_binlog(settings, source))
+
+
+def _from_mariadbs_first_binlog(settings: dict[str, Any], source: StreamSource) -> bool:
+    """A MariaDB server, read from the start of its first binlog (what the library's MariaDB
+    dump without auto_position reads), as its user finds out: SELECT VERSION(), SHOW BINARY LOGS."""
+    import pymysql
+    conn = pymysql.connect(**settings)
+    try:
+        with conn.cursor() as cur:
+            cur.execute("SELECT VERSION()")
+            version = str(cur.fetchone()[0])
+            cur.execute("SHOW BINARY LOGS")
+            first = cur.fetchone()
+    finally:
+        conn.close()
+    return "mariadb" in version.lower() and first is not None and first[0] == source.file \
+        and source.start_position <= 4
 
 
 def _from_file(w: Any) -> bool:

@@ -193,8 +193,15 @@ class SchemaReplay:
     dialect: Dialect = Dialect()
     tables: dict[Key, Table | None] = field(default_factory=dict)
     charsets: dict[Key, str | None] = field(default_factory=dict)
+    # the tables the last apply() gave a new definition (or made unknown): each starts an epoch
+    changed: list[Key] = field(default_factory=list)
+
+    def _set(self, key: Key, table: Table | None) -> None:
+        self.tables[key] = table
+        self.changed.append(key)
 
     def apply(self, db: str | None, sql: str) -> None:
+        self.changed = []
         if not _DDL_START.match(sql):
             return  # BEGIN, COMMIT, DML: most Query events
         text = _COMMENTS.sub(" ", _VERSIONED.sub(r" \1 ", sql)).strip().rstrip(";").strip()
@@ -220,7 +227,7 @@ class SchemaReplay:
         key = (schema.lower(), name.lower())
         rest = m["rest"]
         if not rest.startswith("("):
-            self.tables[key] = None  # CREATE ... LIKE / AS SELECT: the columns are not in the statement
+            self._set(key, None)  # CREATE ... LIKE / AS SELECT: the columns are not in the statement
             return
         depth, end = 0, -1
         for i, ch in outside_quotes(rest):
@@ -231,7 +238,7 @@ class SchemaReplay:
                 break
         options = rest[end + 1:]
         if end < 0 or re.match(r"\s*(?:AS\s+)?SELECT\b", options, re.I):
-            self.tables[key] = None
+            self._set(key, None)
             return
         charset = _table_charset(options)
         try:
@@ -247,9 +254,9 @@ class SchemaReplay:
             for element in indexes:
                 _mark_index(columns, element)
         except Unfollowed:
-            self.tables[key] = None
+            self._set(key, None)
             return
-        self.tables[key] = Table(schema, name, columns, create_statement=m[0])
+        self._set(key, Table(schema, name, columns, create_statement=m[0]))
         self.charsets[key] = charset
 
     def _alter(self, db: str | None, m: re.Match[str]) -> None:
@@ -261,10 +268,10 @@ class SchemaReplay:
         try:
             self._alter_clauses(key, table, m["rest"])
         except Unfollowed:
-            self.tables[key] = None
+            self._set(key, None)
 
     def _alter_clauses(self, key: Key, table: Table, clauses: str) -> None:
-        columns = list(table.columns)
+        columns = [replace(c) for c in table.columns]  # the earlier epoch keeps its own (epochs.py)
         new_key = (table.schema, table.name)
         for clause in split_top_level(clauses):
             head = clause.split(None, 1)
@@ -288,7 +295,7 @@ class SchemaReplay:
         changed = Table(new_key[0], new_key[1], _renumber(columns))  # an altered table: no CREATE text
         del self.tables[key]
         lower = (new_key[0].lower(), new_key[1].lower())
-        self.tables[lower] = changed
+        self._set(lower, changed)
         self.charsets[lower] = self.charsets.pop(key, None)
 
     def _add(self, columns: list[Column], body: str, charset: str | None) -> None:
@@ -319,7 +326,7 @@ class SchemaReplay:
             dst = self._key(db, re.fullmatch(_QUALIFIED, r["dst"]))
             old = self.tables.pop((src[0].lower(), src[1].lower()), None)
             if old is not None:
-                self.tables[(dst[0].lower(), dst[1].lower())] = Table(dst[0], dst[1], old.columns)
+                self._set((dst[0].lower(), dst[1].lower()), Table(dst[0], dst[1], old.columns))
 
 
 def _placement(body: str) -> tuple[str, str | None]:

@@ -37,6 +37,7 @@ from oracle.reader import Reader
 from oracle.wire.packets import EofPacket, ErrPacket, lenenc_int
 
 from . import mariadb
+from .client_groups import ClientGroups
 from .conn import PacketIO
 from .gtid import MariadbState, MysqlGtidSet
 from .served import ServedLogs
@@ -269,8 +270,11 @@ def _int(v: object) -> int:
 
 class BinlogSender:
     def __init__(self, io: PacketIO, logs: ServedLogs, req: DumpRequest, opts: DumpOptions,
-                 stop: threading.Event, log: Callable[[str], None]) -> None:
+                 stop: threading.Event, log: Callable[[str], None],
+                 group: tuple[ClientGroups, str] | None = None) -> None:
         self.io, self.logs, self.req, self.opts, self.stop, self.log = io, logs, req, opts, stop, log
+        self.group = group  # the client group this dump reads for (client_groups.py), and its name
+        self.file_index = 0
         self.event_alg = opts.slave_checksum  # what fake_rotate_event uses before the first FDE
         self.filter: _MysqlGtidFilter | _MariadbGtidFilter | None = None
         if req.mysql_exclude and req.mysql_exclude.intervals:
@@ -370,6 +374,7 @@ class BinlogSender:
             served = self.logs.files[i]
             self.io.write(b"\0" + fake_rotate(served.name, start, self.opts.server_id, self._crc_on()))
             self.file_name, self.last_event_end, self.read_pos = served.name, start, start
+            self.file_index = i
             try:
                 end = self._send_file(served.path, start)
             except GtidStartError:
@@ -465,6 +470,10 @@ class BinlogSender:
             self.read_pos = pos + len(header)
             size = self._checked_size(header, file_size - pos)
             type_code = header[4]
+            mapped = self.logs.epochs.table_maps.get((self.file_index, pos)) if self.group else None
+            if mapped:
+                groups, name = self.group  # type: ignore[misc]
+                groups.sending(name, (self.file_index, pos), mapped, self.logs.epochs, self.io.flush, self.stop)
             if self.filter and self.filter.reads(type_code):
                 event = self._whole_event(f, header, size)
                 pos += size

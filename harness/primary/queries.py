@@ -14,6 +14,7 @@ from oracle.wire.packets import ErrPacket, OkPacket
 from . import catalog, tables
 from .resultset import ResultSet, Value
 from .sqltext import split_top_level
+from .client_groups import ClientGroups
 from .served import ServedLogs
 
 Reply = ResultSet | OkPacket | ErrPacket
@@ -34,6 +35,16 @@ class QuerySession:
     connection_id: int
     user_vars: dict[str, Value] = field(default_factory=dict)
     database: str | None = None
+    groups: ClientGroups | None = None  # where this client's dumps read (None: the final definitions)
+
+    def described(self, final: "tables.Table") -> "tables.Table":
+        """A table as it was where this client's group reads it (client_groups.py, epochs.py)."""
+        if self.groups is None:
+            return final
+        key = (final.schema.lower(), final.name.lower())
+        epoch = self.logs.epochs.epoch_at(key, self.groups.position(self.user, key))
+        self.groups.looked_up(self.user, key, epoch)
+        return self.logs.epochs.table_at(key, epoch, final) or final
 
 
 class Unanswerable(Exception):
@@ -198,7 +209,7 @@ def _table(s: QuerySession, schema: str | None, name: str) -> tables.Table:
     found = s.logs.table(schema, _unquote(name) or "")
     if found is None:
         raise _Refused(ErrPacket(ER_NO_SUCH_TABLE, f"Table '{schema}.{_unquote(name)}' doesn't exist", "42S02"))
-    return found
+    return s.described(found)
 
 
 def answer_use(s: QuerySession, m: re.Match[str]) -> Reply:
@@ -231,7 +242,7 @@ def answer_show_index(s: QuerySession, m: re.Match[str]) -> Reply:
 def _tables_where(s: QuerySession, where: str) -> list[tables.Table]:
     schema = re.search(_WHERE_EQ.format(col="TABLE_SCHEMA"), where, re.I)
     name = re.search(_WHERE_EQ.format(col="TABLE_NAME"), where, re.I)
-    return [t for (sc, tn), t in sorted(s.logs.tables.items())
+    return [s.described(t) for (sc, tn), t in sorted(s.logs.tables.items())
             if (schema is None or sc == schema[1].lower()) and (name is None or tn == name[1].lower())]
 
 

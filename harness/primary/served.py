@@ -17,6 +17,7 @@ from oracle.framing import MAGIC, walk
 
 from ..corpus import CorpusError, discover
 from .ddl import Dialect, SchemaReplay
+from .epochs import Position, SchemaEpochs
 from .tables import Table, case_tables, create_statements, table_from_map
 
 GTID_TYPES = (T.GTID_LOG_EVENT, T.GTID_TAGGED_LOG_EVENT)
@@ -64,8 +65,11 @@ class ServedLogs:
     undescribed: list[tuple[str, str]] = field(default_factory=list)
     # file name -> the real server's SHOW BINLOG EVENTS of it (a corpus case's case.json `server_events`)
     server_events: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    # each table's definitions by binlog position, and the events that map tables (epochs.py)
+    epochs: SchemaEpochs = field(default_factory=SchemaEpochs)
 
     def table(self, schema: str, name: str) -> Table | None:
+        """The final definition (after the last DDL, or as of the DROP)."""
         return self.tables.get((schema.lower(), name.lower()))
 
     @property
@@ -104,6 +108,7 @@ class _SchemaSources:
     maps: dict[tuple[str, str], Table | None] = field(default_factory=dict)  # the last Table_map's say
     creates: dict[tuple[str, str], str] = field(default_factory=dict)  # CREATE TABLEs a case's scenario ran
     server_events: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # case.json, per file name
+    epochs: SchemaEpochs = field(default_factory=SchemaEpochs)  # the replay's definitions by position
 
     def schema_of(self) -> dict[tuple[str, str], Table]:
         """Each table from its strongest source; a table none describes is left out (the server
@@ -114,7 +119,9 @@ class _SchemaSources:
                 or self.maps.get(key)
             if found is None:
                 continue
-            if found.create_statement is None and key in self.creates:
+            history = self.epochs.histories.get(key)
+            altered = history is not None and len(history.starts) > 1  # the scenario's CREATE is of its first epoch
+            if found.create_statement is None and key in self.creates and not altered:
                 found.create_statement = self.creates[key]
             out[key] = found
         return out
@@ -177,7 +184,7 @@ def load(paths: list[str]) -> ServedLogs:
     if dup:
         raise ServeError(f"two served files share the name {dup[0]}: a primary serves each name once")
     logs: ServedLogs | None = None
-    for f in files:
+    for index, f in enumerate(files):
         try:
             for raw, event in events(f.path):
                 if logs is None:
@@ -186,7 +193,8 @@ def load(paths: list[str]) -> ServedLogs:
                     logs = ServedLogs(files, raw.format, raw.header.server_id)
                     sources.replay.dialect = Dialect.of(logs.flavor, logs.version)
                 if event is not None and event.type_code in _SCHEMA_EVENTS:
-                    _note_schema(logs, sources, event.type_code, event.body)
+                    _note_schema(logs, sources, event.type_code, event.body, (index, raw.offset),
+                                 (index, raw.offset + raw.header.event_size))
                 elif event is not None:
                     _note_gtids(logs, event.type_code, event.body, raw.header.server_id)
                     _note_file_gtids(logs, f.name, event.type_code, event.body)
@@ -202,6 +210,8 @@ def load(paths: list[str]) -> ServedLogs:
             logs.warnings.append(f"{f.name}: {e} (served as it is)")
     assert logs is not None
     logs.tables = sources.schema_of()
+    sources.epochs.finish(logs.tables)
+    logs.epochs = sources.epochs
     logs.undescribed = sorted(k for k in sources.maps if k not in logs.tables)
     logs.server_events = {f.name: sources.server_events[f.name] for f in files if f.name in sources.server_events}
     return logs
@@ -209,18 +219,28 @@ def load(paths: list[str]) -> ServedLogs:
 
 
 
-def _note_schema(logs: ServedLogs, sources: _SchemaSources, type_code: int, body: dict[str, Any]) -> None:
-    """A Table_map (the table's last say wins), a Query's DDL, or the events a payload holds."""
+def _note_schema(logs: ServedLogs, sources: _SchemaSources, type_code: int, body: dict[str, Any],
+                 at: Position, end: Position) -> None:
+    """A Table_map (the table's last say wins; it also completes the definition of its epoch), a
+    Query's DDL (a new epoch, from the event's end, for each table it changed), or the events a
+    payload holds (mapped at the payload's position: the dump sends them in one event)."""
     if type_code == T.TABLE_MAP_EVENT:
         logs.named_table_maps |= any(o.get("name") == "COLUMN_NAME" for o in body.get("optional_metadata") or [])
-        sources.maps[(str(body["schema"]).lower(), str(body["table"]).lower())] = table_from_map(body)
+        key = (str(body["schema"]).lower(), str(body["table"]).lower())
+        sources.maps[key] = mapped = table_from_map(body)
+        sources.epochs.mapped(at, key)
+        history = sources.epochs.histories.get(key)
+        if history is not None:
+            _with_charsets(history.tables[-1], mapped)
     elif type_code in QUERY_TYPES and isinstance(body.get("query"), str):
         db = body.get("db")
         sources.replay.apply(db if isinstance(db, str) and db else None, body["query"])
+        for key in sources.replay.changed:
+            sources.epochs.begin(key, end, sources.replay.tables.get(key))
     elif type_code == T.TRANSACTION_PAYLOAD_EVENT:
         for inner in body.get("events") or []:
             if inner.get("type_code") in _SCHEMA_EVENTS and isinstance(inner.get("body"), dict):
-                _note_schema(logs, sources, inner["type_code"], inner["body"])
+                _note_schema(logs, sources, inner["type_code"], inner["body"], at, end)
 
 
 def _note_gtids(logs: ServedLogs, type_code: int, body: dict[str, Any], server_id: int) -> None:

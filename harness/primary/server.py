@@ -167,6 +167,9 @@ def add_serve_command(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--idle-timeout", type=float, default=d.idle_timeout, help="seconds a client may idle")
     s.add_argument("--write-timeout", type=float, default=d.write_timeout,
                    help="seconds a client may stop reading")
+    s.add_argument("--schema-pacing", type=float, default=d.schema_pacing, metavar="S",
+                   help="seconds a dump waits, at a table's next definition (after an ALTER), for the "
+                        "client's lookup of the one before (default 0: no waiting; docs/primary.md)")
     s.add_argument("--quiet", action="store_true", help="no per-connection lines on stderr")
     s.set_defaults(run=_run)
 
@@ -177,4 +180,5 @@ def _run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     return serve(ServeOptions(args.paths, args.host, args.port, args.user, args.password, args.server_id,
                               args.flavor, args.tls_cert, args.tls_key, args.quiet,
-                              idle_timeout=args.idle_timeout, write_timeout=args.write_timeout))
+                              idle_timeout=args.idle_timeout, write_timeout=args.write_timeout,
+                              schema_pacing=args.schema_pacing))

@@ -153,7 +153,7 @@ class Session:
             raise EndSession()
         self.log(f"user '{self.user}' authenticated ({plugin}, {how}{', TLS' if self.io.tls else ''})")
         self.query_session = queries.QuerySession(st.logs, dict(st.variables), self.user, self.connection_id,
-                                                  database=response.database or None)
+                                                  database=response.database or None, groups=st.groups)
         self.io.write(OkPacket().encode())
 
     # -- command phase --------------------------------------------------------------------------
@@ -352,7 +352,7 @@ def _dump(s: Session, what: str, req: DumpRequest) -> None:
                        _number(_user_var(s, "mariadb_slave_capability") or 0), st.logs.version)
     s.log(f"{what} file='{req.file}' pos={req.pos} flags={req.flags:#x} server_id={req.server_id}")
     io = st.options.wire_fault.wrap(s.io) if st.options.wire_fault is not None else s.io
-    sender = BinlogSender(io, st.logs, req, opts, st.stop, s.log)
+    sender = BinlogSender(io, st.logs, req, opts, st.stop, s.log, (st.groups, s.user))
     try:
         sender.run()
     finally:

@@ -13,6 +13,7 @@ from oracle.wire import packets as wp
 
 from . import auth
 from .auth import Keys
+from .client_groups import ClientGroups
 from .resultset import Value
 from .served import ServedLogs, load
 from .variables import system_variables
@@ -44,6 +45,9 @@ class ServeOptions:
     max_connections: int = 151
     max_payload: int = 64 << 20  # max_allowed_packet for what clients send
     wire_fault: Any = None  # a harness.wire_faults injector: wrap(io) gives the dump's packet writer
+    # seconds a dump waits, at a table's next definition, for its client's lookup of the one it leaves
+    # (client_groups.py); 0: no waiting (for clients that do not look tables up)
+    schema_pacing: float = 0.0
 
 
 def served_logs(opts: ServeOptions) -> ServedLogs:
@@ -62,6 +66,7 @@ class ServerState:
     port: int  # the one listened on (a "port" variable)
     server_id: int = field(init=False)  # --server-id, else the served Format_description's
     variables: dict[str, Value] = field(init=False)
+    groups: ClientGroups = field(init=False)  # where each client group reads (the lookups' position)
     stop: threading.Event = field(default_factory=threading.Event)
     _cache: set[str] = field(default_factory=set)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -74,6 +79,7 @@ class ServerState:
         these without the lock, so the logs are swapped in last."""
         server_id = self.options.server_id if self.options.server_id is not None else logs.server_id
         self.server_id, self.variables = server_id, system_variables(logs, server_id, self.port)
+        self.groups = ClientGroups(self.options.schema_pacing)
         self.logs = logs
 
     def reload(self) -> None:
