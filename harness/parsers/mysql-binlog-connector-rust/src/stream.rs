@@ -38,6 +38,10 @@ fn is_quiet_end(e: &BinlogError) -> bool {
 fn failed(e: &BinlogError, offset: u64, events: Vec<Value>) -> Outcome {
     let kind = match e {
         BinlogError::ConnectError(_) => "ReplicationError",
+        // the crate's read timeout and its polling of a closed connection (PacketChannel)
+        BinlogError::UnexpectedData(m) if m.contains("timeout") || m.starts_with("Too many zero-length reads") => {
+            "ReplicationError"
+        }
         BinlogError::IoError(io) if io.kind() == std::io::ErrorKind::UnexpectedEof => "TruncatedEvent",
         _ => "BadEventBody",
     };
