@@ -48,12 +48,15 @@ fn failed(e: &BinlogError, offset: u64, events: Vec<Value>) -> Outcome {
     Outcome::Rejected(Rejection { kind, offset: Some(offset), message: e.to_string(), events })
 }
 
-/// The dump's own events, which are no event of the binlog: the Rotate it starts with and a
-/// Format_description resent for a later start (log_pos 0), events flagged artificial, heartbeats.
-fn artificial(h: &EventHeader, data: &EventData) -> bool {
+/// The dump's own events, which are no event of the binlog: events flagged artificial,
+/// heartbeats, a Format_description resent for a later start (log_pos 0), and the Rotate the
+/// dump starts with (log_pos 0, before any event of the binlog: a binlog's own last Rotate
+/// whose log_pos reads 0 is still its event, and the stream's end).
+fn artificial(h: &EventHeader, data: &EventData, reported: bool) -> bool {
     h.event_flags & LOG_EVENT_ARTIFICIAL_F != 0
         || matches!(data, EventData::HeartBeat)
-        || ((h.event_type == ROTATE_EVENT || h.event_type == FORMAT_DESCRIPTION_EVENT) && h.next_event_position == 0)
+        || (h.event_type == FORMAT_DESCRIPTION_EVENT && h.next_event_position == 0)
+        || (h.event_type == ROTATE_EVENT && h.next_event_position == 0 && !reported)
 }
 
 fn url(source: &StreamSource) -> String {
@@ -85,7 +88,7 @@ async fn read(source: &StreamSource) -> Outcome {
             Err(e) if source.end_position == 0 && is_quiet_end(&e) => break None,
             Err(e) => break Some(e),
         };
-        if artificial(&h, &data) {
+        if artificial(&h, &data, !events.is_empty()) {
             if let EventData::Rotate(r) = &data {
                 file = r.binlog_filename.clone();
             }
