@@ -6,8 +6,12 @@ here beside a control where the library is right; the reproducers' SQL is
 corpus/findings/mysql-common-file/*/repro.sql."""
 from __future__ import annotations
 
+import contextlib
 import json
+import re
+import socket
 import subprocess
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -223,3 +227,193 @@ def test_mysql_binlog_connector_rust_year_and_signedness(replies):
     assert rows["mc.y"] == [[1, 1900], [2, 2024]]
     assert rows["mc.m"] == [[1, 16777215, 4294967295], [2, 8388608, 4286578688]]
     assert rows["mc.t"][0][3] == {"type": "time", "value": "-12:34:56.100"}
+
+
+# -- mysql-binlog-connector-rust 0.3.3 alone: its BinlogClient (as ape-dts builds it) straight
+# from a real server, through harness/parsers/mysql-binlog-connector-rust/src/bin/probe.rs, which
+# prints the crate's own EventHeader/EventData (serde) and nothing of the harness. Reproducers:
+# corpus/findings/mysql-binlog-connector-rust/<name>/repro.sql; docs/findings.md has the reports.
+
+MBCR = ROOT / "harness" / "parsers" / "mysql-binlog-connector-rust"
+MBCR_FINDINGS = ROOT / "corpus" / "findings" / "mysql-binlog-connector-rust"
+MBCR_PROBE = "mysql-binlog-connector-rust-probe"
+
+
+@pytest.fixture(scope="module")
+def mbcr_probe(tmp_path_factory) -> Path:
+    """The probe, built from the folder's own Cargo.lock into the cache's target directory."""
+    if RUNTIME.missing_tool():
+        missing(RUNTIME.missing_tool() or "")
+    env = RUNTIME.environment()
+    proc = subprocess.run(["cargo", "build", "--release", "--locked", "--bin", MBCR_PROBE], cwd=MBCR, env=env,
+                          capture_output=True, text=True, timeout=1800)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    out = tmp_path_factory.mktemp("mbcr") / MBCR_PROBE
+    out.write_bytes((Path(env["CARGO_TARGET_DIR"]) / "release" / MBCR_PROBE).read_bytes())
+    out.chmod(0o755)
+    return out
+
+
+def mbcr_stream(probe: Path, server, reproducer: str, port: int | None = None) -> list[dict[str, Any]]:
+    """Run a reproducer in a fresh binlog and read it with BinlogClient from its start until the
+    server is quiet (through `port` when given); the crate's events as JSON, the last line
+    {"end"} or {"error"}."""
+    server.flush_logs()
+    first = server.binlog_files()[-1]
+    server.execute((MBCR_FINDINGS / reproducer / "repro.sql").read_text())
+    url = f"mysql://{USER}:{PASSWORD}@127.0.0.1:{port or server.port}"
+    proc = subprocess.run([str(probe), "stream", url, first, "4"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-1000:]
+    return [json.loads(line) for line in proc.stdout.splitlines()]
+
+
+def of_kind(lines: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
+    return [line["data"][kind] for line in lines if isinstance(line.get("data"), dict) and kind in line["data"]]
+
+
+def live(profile_name: str, settings: dict[str, str]):
+    from generators.server import running_server
+    from .server_fixtures import require_image
+    profile = LOCAL_PROFILES[profile_name]
+    require_image(profile)
+    return running_server(profile, settings)
+
+
+# the crate's README tests on MySQL 5.6, 5.7 and 8.0; binlog_row_metadata came in 8.0.1
+MBCR_MYSQL = {"mysql-9.7": {"binlog_row_metadata": "FULL"}, "mysql-8.0": {"binlog_row_metadata": "FULL"},
+              "mysql-5.7": {}}
+
+
+@pytest.fixture(scope="module", params=sorted(MBCR_MYSQL))
+def mbcr_mysql(request):
+    with live(request.param, {"binlog_format": "ROW", **MBCR_MYSQL[request.param]}) as server:
+        server.execute(GRANTS)
+        yield server
+
+
+@pytest.fixture(scope="module")
+def mbcr_mariadb():
+    with live("mariadb-10.11", {"binlog_format": "ROW"}) as server:
+        server.execute(GRANTS)
+        yield server
+
+
+def test_mbcr_partial_row_image_is_misread(mbcr_probe, mbcr_mysql):
+    """Finding 4: RowEvent::parse reads a NULL bitmap of one bit per table column, not per
+    column present: a MINIMAL before image of a 9-column table reads one byte too many."""
+    lines = mbcr_stream(mbcr_probe, mbcr_mysql, "partial-row-image")
+    [full] = of_kind(lines, "UpdateRows")  # control: the full-image UPDATE
+    assert [v["Long"] for v in full["rows"][0][1]["column_values"]] == [1, 1, 2, 3, 4, 5, 6, 7, 80]
+    assert lines[-1] == {"error": "io error: failed to fill whole buffer"}  # the MINIMAL UPDATE ends the stream
+    mbcr_mysql.execute("DROP DATABASE bc")
+
+
+def test_mbcr_json_opaque_scalars_lose_mysql_spelling(mbcr_probe, mbcr_mysql):
+    """Finding 6: JsonBinary::parse_as_string prints a JSON TIME without its fraction and opaque
+    bytes as bare base64; MySQL (its own CAST(j AS CHAR), the control) keeps both."""
+    lines = mbcr_stream(mbcr_probe, mbcr_mysql, "json-opaque-spelling")
+    mysql_text = [r["CAST(j AS CHAR)"] for r in mbcr_mysql.query("SELECT id, CAST(j AS CHAR) FROM bc.j ORDER BY id")]
+    # type15 (VARCHAR) on 8.0+, type16 (BIT) on 5.7: x'55' is typed differently
+    assert mysql_text[:2] == ['{"a": 1}', '"25:00:00.000000"'] and re.fullmatch(r'"base64:type1[56]:VQ=="', mysql_text[2])
+    [rows] = [line["json"] for line in lines if "json" in line]
+    assert rows == ['{"a":1}', '"25:00:00"', '"VQ=="']  # control: the object; defect: the two scalars
+    mbcr_mysql.execute("DROP DATABASE bc")
+
+
+def test_mbcr_query_text_not_utf8_ends_the_stream(mbcr_probe, mbcr_mysql):
+    """Finding 8: QueryEvent::parse reads the statement with `read_to_string`, so a statement
+    in latin1 (SET NAMES latin1) is an error that ends the stream; the utf8mb4 one (control) reads."""
+    lines = mbcr_stream(mbcr_probe, mbcr_mysql, "query-not-utf8")
+    assert any("COMMENT 'café'" in q["query"] for q in of_kind(lines, "Query"))  # control
+    assert lines[-1] == {"error": "io error: stream did not contain valid UTF-8"}
+    mbcr_mysql.execute("DROP DATABASE bc")
+
+
+def test_mbcr_vector_table_map_is_rejected(mbcr_probe):
+    """Finding 7: with binlog_row_metadata=FULL, MySQL 9's Table_map of a VECTOR column carries
+    optional metadata the crate does not know (VECTOR_DIMENSIONALITY); TableMetadata::parse
+    rejects the event. Control: a table without VECTOR in the same binlog."""
+    with live("mysql-9.7", {"binlog_format": "ROW", "binlog_row_metadata": "FULL"}) as server:
+        server.execute(GRANTS)
+        lines = mbcr_stream(mbcr_probe, server, "vector-metadata-rejected")
+    [control] = of_kind(lines, "WriteRows")
+    assert control["rows"][0]["column_values"] == [{"Long": 1}, {"Float": 1.5}]
+    assert lines[-1] == {"error": "unexpected binlog data: Table metadata type 0 is not supported"}
+
+
+def test_mbcr_old_datetime_is_garbage(mbcr_probe, mbcr_mariadb):
+    """Finding 5: ColumnValue::parse_datetime multiplies the stored YYYYMMDDhhmmss by 1000 before
+    splitting it. MariaDB creates the old DATETIME (type 12) under mysql56_temporal_format=OFF;
+    control: the same value in a DATETIME2 column."""
+    lines = mbcr_stream(mbcr_probe, mbcr_mariadb, "old-datetime-garbage")
+    old, new = (rows["rows"][0]["column_values"][1] for rows in of_kind(lines, "WriteRows"))
+    assert old == {"DateTime": "2006021-42-20 43:60:00"}  # defect: '2006-02-14 22:04:36'
+    assert new == {"DateTime": "2006-02-14 22:04:36.000000"}  # control
+
+
+def test_mbcr_mariadb_sends_stand_ins(mbcr_probe, mbcr_mariadb, tmp_path):
+    """Finding 9 (limit): BinlogClient::connect opens its own connection and dumps at once, with
+    no way to set @mariadb_slave_capability, so a real MariaDB takes it for a pre-GTID replica and
+    sends Query stand-ins ("# Dummy event replacing event type ...") for its GTID, Gtid_list and
+    Annotate_rows events. Control: the crate's BinlogParser over the file has those events."""
+    GTID, GTID_LIST, ANNOTATE_ROWS, QUERY = 162, 163, 160, 2
+    lines = mbcr_stream(mbcr_probe, mbcr_mariadb, "mariadb-stand-ins")
+    streamed = [line["header"]["event_type"] for line in lines if "header" in line]
+    dummies = [q["query"] for q in of_kind(lines, "Query") if q["query"].startswith("# Dumm")]
+    assert not {GTID, GTID_LIST, ANNOTATE_ROWS} & set(streamed) and dummies  # the stand-ins
+    mbcr_mariadb.flush_logs()
+    [copy] = mbcr_mariadb.copy_binlogs(tmp_path, [mbcr_mariadb.binlog_files()[-2]])
+    proc = subprocess.run([str(mbcr_probe), "file", str(copy)], capture_output=True, text=True, timeout=60)
+    in_file = [json.loads(line)["header"]["event_type"] for line in proc.stdout.splitlines()[:-1]]
+    assert {GTID, GTID_LIST, ANNOTATE_ROWS} <= set(in_file)  # control: the binlog holds them
+    assert QUERY in streamed
+
+
+class ClosingProxy:
+    """A TCP proxy on 127.0.0.1 in front of a real server that closes both sides once `limit`
+    bytes have come from the server (None: never), as a server restart or a proxy's idle cut
+    does; the bytes themselves pass untouched."""
+
+    def __init__(self, server_port: int, limit: int | None):
+        self.server_port, self.limit = server_port, limit
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        client, _ = self.listener.accept()
+        server = socket.create_connection(("127.0.0.1", self.server_port))
+        threading.Thread(target=self._pump, args=(client, server, None), daemon=True).start()
+        self._pump(server, client, self.limit)
+
+    @staticmethod
+    def _pump(source: socket.socket, sink: socket.socket, limit: int | None) -> None:
+        sent = 0
+        with contextlib.suppress(OSError):
+            while chunk := source.recv(65536):
+                if limit is not None and sent + len(chunk) > limit:
+                    sink.sendall(chunk[:limit - sent])
+                    break
+                sink.sendall(chunk)
+                sent += len(chunk)
+        for s in (source, sink):
+            with contextlib.suppress(OSError):
+                s.shutdown(socket.SHUT_RDWR)
+            s.close()
+
+
+def test_mbcr_connection_closed_mid_packet_is_polled_until_the_timeout(mbcr_probe):
+    """Finding 10: PacketChannel::read_exact takes a read of 0 bytes (the peer closed the
+    connection) for "no data yet", sleeps 10 ms and reads again, timeout_secs * 100 times, so a
+    connection closed inside a packet fails only after the read timeout (60 s as ape-dts
+    configures it; the probe's 3 s here) as "Too many zero-length reads", never as a closed
+    connection. Control: the same proxy, not closing, passes the whole 1 MB row."""
+    with live("mysql-9.7", {"binlog_format": "ROW"}) as server:
+        server.execute(GRANTS)
+        control = mbcr_stream(mbcr_probe, server, "closed-mid-packet", ClosingProxy(server.port, None).port)
+        cut = mbcr_stream(mbcr_probe, server, "closed-mid-packet", ClosingProxy(server.port, 300_000).port)
+    [row] = of_kind(control, "WriteRows")
+    assert len(row["rows"][0]["column_values"][1]["Blob"]) == 1_000_000 and control[-1] == {"end": "complete"}
+    assert re.fullmatch(r"unexpected binlog data: Too many zero-length reads\. Expected data length: \d+, "
+                        r"read so far: \d+", cut[-1]["error"]), cut[-1]
+

@@ -67,6 +67,8 @@ PARSERS: tuple[BuiltinParser, ...] = (
     BuiltinParser("open-replicator-file", "Java", "com.zendesk:open-replicator", FILE, "jvm", "open-replicator"),
     BuiltinParser("canal", "Java", "com.alibaba.otter:canal.parse", STREAM, "jvm", "canal"),
     BuiltinParser("canal-file", "Java", "com.alibaba.otter:canal.parse", FILE, "jvm", "canal"),
+    BuiltinParser("mysql-binlog-connector-rust", "Rust", "mysql-binlog-connector-rust", STREAM, "rust",
+                  "mysql-binlog-connector-rust"),
 )
 
 BY_NAME: dict[str, BuiltinParser] = {p.name: p for p in PARSERS}

@@ -152,3 +152,24 @@ fn four_digit_year(s: &str) -> String {
         None => s.to_string(),
     }
 }
+
+/// A Transaction_payload's events, which the library decodes into the payload event itself:
+/// placed at the payload's end with its log_pos, as mysqlbinlog prints them.
+pub fn nested(inner: &[(EventHeader, EventData)], outer: &Tables, position: u64, log_pos: u64) -> Vec<Value> {
+    let mut tables: Tables = HashMap::new();
+    let mut out = Vec::new();
+    for (h, data) in inner {
+        if let EventData::TableMap(t) = data {
+            tables.insert(t.table_id, t.clone());
+        }
+        let find = |id: &u64| tables.get(id).or_else(|| outer.get(id)).cloned();
+        let local: Tables = match data {
+            EventData::WriteRows(e) => find(&e.table_id).map(|t| HashMap::from([(e.table_id, t)])).unwrap_or_default(),
+            EventData::UpdateRows(e) => find(&e.table_id).map(|t| HashMap::from([(e.table_id, t)])).unwrap_or_default(),
+            EventData::DeleteRows(e) => find(&e.table_id).map(|t| HashMap::from([(e.table_id, t)])).unwrap_or_default(),
+            _ => HashMap::new(),
+        };
+        out.push(canonical(h, position, log_pos, body(data, &local, &|_| vec![])));
+    }
+    out
+}

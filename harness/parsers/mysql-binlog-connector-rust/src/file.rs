@@ -2,12 +2,10 @@
 //! binlog reading drive it: `check_magic`, then `next` until the end; the parser keeps the
 //! checksum length from each Format_description and the Table_maps by table id.
 
-use crate::canon::{body, canonical, Tables};
+use crate::canon::{body, canonical, nested};
 use crate::shared::protocol::{Outcome, Rejection};
 use mysql_binlog_connector_rust::binlog_error::BinlogError;
 use mysql_binlog_connector_rust::binlog_parser::BinlogParser;
-use mysql_binlog_connector_rust::event::event_data::EventData;
-use mysql_binlog_connector_rust::event::event_header::EventHeader;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::fs::File;
@@ -19,27 +17,6 @@ fn rejection(e: &BinlogError, offset: u64, events: Vec<Value>) -> Outcome {
         _ => "BadEventBody",
     };
     Outcome::Rejected(Rejection { kind, offset: Some(offset), message: e.to_string(), events })
-}
-
-/// A Transaction_payload's events, which the library decodes into the payload event itself:
-/// placed at the payload's end with its log_pos, as mysqlbinlog prints them.
-fn nested(inner: &[(EventHeader, EventData)], outer: &Tables, position: u64, log_pos: u64) -> Vec<Value> {
-    let mut tables: Tables = HashMap::new();
-    let mut out = Vec::new();
-    for (h, data) in inner {
-        if let EventData::TableMap(t) = data {
-            tables.insert(t.table_id, t.clone());
-        }
-        let find = |id: &u64| tables.get(id).or_else(|| outer.get(id)).cloned();
-        let local: Tables = match data {
-            EventData::WriteRows(e) => find(&e.table_id).map(|t| HashMap::from([(e.table_id, t)])).unwrap_or_default(),
-            EventData::UpdateRows(e) => find(&e.table_id).map(|t| HashMap::from([(e.table_id, t)])).unwrap_or_default(),
-            EventData::DeleteRows(e) => find(&e.table_id).map(|t| HashMap::from([(e.table_id, t)])).unwrap_or_default(),
-            _ => HashMap::new(),
-        };
-        out.push(canonical(h, position, log_pos, body(data, &local, &|_| vec![])));
-    }
-    out
 }
 
 pub fn parse(path: &str) -> Outcome {

@@ -1,13 +1,15 @@
 //! The conformance harness's adapter for mysql-binlog-connector-rust (docs/plugin-contract.md):
 //! `mysql-binlog-connector-rust-adapter file` is the testee `mysql-binlog-connector-rust-file`
-//! (BinlogParser over the file).
+//! (BinlogParser over the file), `mysql-binlog-connector-rust-adapter stream` the testee
+//! `mysql-binlog-connector-rust` (BinlogClient against the harness primary).
 
 mod canon;
 mod file;
+mod stream;
 mod shared;
 
 use serde_json::json;
-use shared::protocol::{serve, Outcome, Testee};
+use shared::protocol::{serve, Testee};
 
 fn capabilities() -> serde_json::Value {
     let rows = json!(["table_id", "rows"]);
@@ -33,11 +35,11 @@ fn capabilities() -> serde_json::Value {
 }
 
 fn main() {
-    let testee = Testee {
-        name: "mysql-binlog-connector-rust-file",
-        version: "mysql-binlog-connector-rust 0.3.3",
-        transport: "file",
-        capabilities: capabilities(),
+    let transport = std::env::args().nth(1).unwrap_or_else(|| "file".into());
+    let (name, transport) = match transport.as_str() {
+        "stream" => ("mysql-binlog-connector-rust", "stream"),
+        _ => ("mysql-binlog-connector-rust-file", "file"),
     };
-    serve(testee, &|path| file::parse(path), &|_| Outcome::Skipped("file testee only".into()));
+    let testee = Testee { name, version: "mysql-binlog-connector-rust 0.3.3", transport, capabilities: capabilities() };
+    serve(testee, &|path| file::parse(path), &|source| stream::parse(source));
 }
