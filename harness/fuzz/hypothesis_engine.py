@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import signal
 import time
-import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -26,7 +25,9 @@ from typing import Any, Callable
 from oracle.errors import BinlogError
 
 from . import findings as F
+from .crash_site import crash_note, site_of
 from .outcome import Outcome, Parse, oracle_parse
+from .testee_target import TesteeHang
 
 ROUND = 100  # examples per hypothesis run
 
@@ -82,10 +83,8 @@ def _timed(parse: Parse, data: bytes, timeout: float) -> Outcome:
 
 
 def _crash(who: str, e: BaseException, data: bytes, note: dict[str, Any]) -> F.Finding:
-    tb = traceback.extract_tb(e.__traceback__)
-    site = f"{type(e).__name__}@{Path(tb[-1].filename).name}:{tb[-1].lineno}" if tb else type(e).__name__
-    return F.Finding(F.CRASH, f"crash:{who}:{site}", f"{who}: {site}: {e}"[:500], data,
-                     {**note, "traceback": traceback.format_exc(limit=-8)})
+    site = site_of(e)
+    return F.Finding(F.CRASH, f"crash:{who}:{site}", f"{who}: {site}: {e}"[:500], data, {**note, **crash_note(e)})
 
 
 def check(built: Any, parse: Parse | None, timeout: float,
@@ -100,7 +99,7 @@ def check(built: Any, parse: Parse | None, timeout: float,
             continue
         try:
             got = _timed(p, built.data, timeout)
-        except Hang:
+        except (Hang, TesteeHang):
             return F.Finding(F.HANG, f"hang:{who}", f"{who}: over {timeout}s", built.data, note)
         except MemoryError:
             return F.Finding(F.MEMORY, f"memory:{who}", f"{who}: MemoryError", built.data, note)
@@ -136,7 +135,7 @@ def run(settings: HypothesisSettings, progress: Callable[[str], None] | None = N
     from .targets import differential_parse
     s = settings
     if parse is None and s.parser and s.parser != "oracle":
-        parse = differential_parse(s.parser)
+        parse = differential_parse(s.parser, s.timeout)
     log = F.FindingLog(s.out_dir / "findings" if s.out_dir else None, s.keep_per_signature)
     started = time.monotonic()
     inputs, per_profile, minimal, rejections = 0, {}, {}, {}
