@@ -72,6 +72,10 @@ def _on_alarm(signum: int, frame: Any) -> None:
     raise Hang()
 
 
+class OutOfTime(BaseException):
+    """--seconds ran out during a hypothesis round."""
+
+
 def _timed(parse: Parse, data: bytes, timeout: float) -> Outcome:
     signal.setitimer(signal.ITIMER_REAL, timeout)
     try:
@@ -141,13 +145,20 @@ def run(settings: HypothesisSettings, progress: Callable[[str], None] | None = N
     inputs, per_profile, minimal, rejections = 0, {}, {}, {}
     old_handler = signal.signal(signal.SIGALRM, _on_alarm)
 
+    def out_of_time() -> bool:
+        return s.seconds is not None and time.monotonic() - started >= s.seconds
+
     def budget_left() -> bool:
-        if s.seconds is not None and time.monotonic() - started >= s.seconds:
-            return False
-        return s.count is None or inputs < s.count
+        return not out_of_time() and (s.count is None or inputs < s.count)
 
     def prop(built: Any) -> None:
+        """One example. Past --seconds the round stops (OutOfTime is not an Exception, so
+        hypothesis does not take it for a failure to shrink), keeping the smallest failure
+        found so far (in `minimal`): a shrink of a slow parser's failure ran minutes past the
+        budget, and passing the examples instead only made the shrinker try every pass."""
         nonlocal inputs
+        if out_of_time():
+            raise OutOfTime()
         inputs += 1
         per_profile[built.profile] = per_profile.get(built.profile, 0) + 1
         finding = check(built, parse, s.timeout, rejections)
@@ -166,7 +177,7 @@ def run(settings: HypothesisSettings, progress: Callable[[str], None] | None = N
             before = dict(minimal)
             try:
                 test()
-            except (Failure, BaseExceptionGroup):
+            except (Failure, BaseExceptionGroup, OutOfTime):
                 pass
             for sig, f in minimal.items():
                 if before.get(sig) is not f:
