@@ -176,3 +176,16 @@ NODE = """TypeError: Cannot read properties of undefined (reading 'length')
 ], ids=["java", "go", "go-nil", "go-oom", "rust", "rust-std", "rust-oom", "node", "unknown"])
 def test_the_crash_site_is_read_from_the_testees_stderr(log, site):
     assert stderr_site(log) == site
+
+
+def test_an_atheris_session_over_a_runtime_parser_has_coverage(tmp_path):
+    """The parser's decoding is out of atheris's sight: the oracle's decode of each input gives
+    the coverage. Without it libFuzzer kept one empty unit and the run was reported as dead."""
+    built("mysql-binlog-connector-java-file")
+    out = tmp_path / "atheris"
+    proc = harness("fuzz", "--engine", "atheris", "--parser", "mysql-binlog-connector-java-file", "--count", "150",
+                   "--seed", "1", "--timeout", "20", "--seeds", str(REPO / "corpus"), "--out", str(out), "--json")
+    assert proc.returncode in (0, 1), proc.stderr[-3000:]  # 2: no input ran
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["started"] and summary["executions"] >= 150
+    assert summary["coverage_initial"]["cov"] > 100, summary["coverage_initial"]
