@@ -14,7 +14,8 @@ from .packaged import DATA_PACKAGE
 
 CASE_FILE = "case.json"
 # Never binlogs: metadata, expected decodes, reference tool output, docs.
-NOT_BINLOG_SUFFIXES = (".json", ".jsonl", ".txt", ".md", ".tsv", ".csv", ".py", ".sh", ".sql", ".xml", ".html")
+NOT_BINLOG_SUFFIXES = (".json", ".jsonl", ".txt", ".md", ".tsv", ".csv", ".py", ".sh", ".sql", ".xml", ".html",
+                       ".java")
 
 
 @dataclass(frozen=True)

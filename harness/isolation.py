@@ -15,6 +15,9 @@ from dataclasses import dataclass
 from typing import Sequence
 
 MAX_OUTPUT = 512 * 2**20  # bytes of stdout per reply before the testee counts as crashed
+# stderr kept of a dead testee: a JVM's or Go's stack trace (~2-4 KB), whose first line says what
+# happened, must survive whole (2,000 bytes cut the exception line off a 15-frame Java trace).
+CRASH_LOG_BYTES = 8000
 
 
 @dataclass(frozen=True)

@@ -56,6 +56,10 @@ class AtherisSettings:
     seed: int = 0  # libFuzzer -seed (0: libFuzzer picks one)
     differential: bool = False  # with parser: compare every input with the oracle
     operators: tuple[str, ...] = ()  # custom mutator's operators (empty: the whole catalogue)
+    # The parser runs in a process of its own (jvm, go, rust, node), out of the instrumentation's
+    # sight: the oracle also decodes each input, so that libFuzzer has coverage to keep units by
+    # (without it the corpus collapsed to one empty unit and every mutant was random bytes).
+    oracle_coverage: bool = False
 
 
 # -- the parent ---------------------------------------------------------------------------------
@@ -183,13 +187,15 @@ class Session:
         from . import findings as F
         if config.get("parser"):
             from .targets import differential_parse, plugin_parse
-            self.parse = (differential_parse if config.get("differential") else plugin_parse)(config["parser"])
+            self.parse = (differential_parse if config.get("differential") else plugin_parse)(
+                config["parser"], float(config["timeout"]))
         else:
             mod, fn = config["target"].split(":")
             self.parse = getattr(importlib.import_module(mod), fn)
         names = config.get("operators") or list(CATALOGUE)
         self.ops = [CATALOGUE[n] for n in names]
         self.timeout = float(config["timeout"])
+        self.oracle_coverage = bool(config.get("oracle_coverage")) and not config.get("differential")
         self.out = Path(config["out_dir"])
         self.log = F.FindingLog(self.out / "findings", int(config["keep_per_signature"]))
         self.last: tuple[str, dict[str, Any], Any, bytes] | None = None  # (sha1, note, mutation, input)
@@ -249,6 +255,9 @@ class Session:
         mutation, base_data = None, None
         if self.last is not None and self.last[0] == hashlib.sha1(data).hexdigest():
             _, note, mutation, base_data = self.last
+        if self.oracle_coverage:
+            from .outcome import oracle_parse
+            oracle_parse(data)  # coverage only: the parser's outcome is judged below
         got = self._parse(data, note)
         if got is not None and got.disagreement is not None:
             self._found(F.Finding(F.DIFFERENTIAL, f"{F.DIFFERENTIAL}:{got.disagreement_key}", got.disagreement,
@@ -296,21 +305,21 @@ class Session:
         from oracle.errors import BinlogError
 
         from . import findings as F
+        from .crash_site import crash_note, site_of
         from .outcome import Outcome
+        from .testee_target import TesteeHang
         signal.setitimer(signal.ITIMER_PROF, self.timeout)
         try:
             return self.parse(data)
         except BinlogError as e:
             return Outcome(error_kind=e.kind, error_offset=e.offset)
-        except Hang:
+        except (Hang, TesteeHang):
             self._found(F.Finding(F.HANG, f"hang:{note['operator']}", f"over {self.timeout}s CPU", data, note))
         except MemoryError:
             self._found(F.Finding(F.MEMORY, f"memory:{note['operator']}", "MemoryError", data, note))
         except Exception as e:  # noqa: BLE001 - any other exception is the finding
-            tb = traceback.extract_tb(e.__traceback__)
-            site = f"{type(e).__name__}@{Path(tb[-1].filename).name}:{tb[-1].lineno}" if tb else type(e).__name__
-            self._found(F.Finding(F.CRASH, f"crash:{site}", f"{site}: {e}"[:500], data,
-                                  {**note, "traceback": traceback.format_exc(limit=-8)}))
+            site = site_of(e)
+            self._found(F.Finding(F.CRASH, f"crash:{site}", f"{site}: {e}"[:500], data, {**note, **crash_note(e)}))
         finally:
             signal.setitimer(signal.ITIMER_PROF, 0)
         return None

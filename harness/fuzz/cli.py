@@ -167,7 +167,7 @@ def _parse(args: argparse.Namespace) -> Callable:
     from .targets import differential_parse, plugin_parse
     plugin = _plugin(args)
     if plugin:
-        return differential_parse(plugin) if args.differential else plugin_parse(plugin)
+        return (differential_parse if args.differential else plugin_parse)(plugin, _timeout(args))
     if args.parser == "oracle":
         return oracle_parse
     module, _, name = args.target.partition(":")
@@ -220,7 +220,7 @@ def _atheris(args: argparse.Namespace) -> dict[str, Any]:
     settings = AtherisSettings(target=target, parser=_plugin(args), instrument=instrument, runs=runs,
                                max_time=seconds, timeout=_timeout(args), memory_mb=max(args.memory_mb, 4096),
                                out_dir=out, seed=args.seed, differential=args.differential,
-                               operators=tuple(args.operators or ()))
+                               operators=tuple(args.operators or ()), oracle_coverage=_own_process(args.parser))
     s = run_session(_seeds(args), settings)
     if not s["started"]:
         tail = Path(s["log"]).read_text(errors="replace")[-2000:]
@@ -232,6 +232,13 @@ def _atheris(args: argparse.Namespace) -> dict[str, Any]:
             "out": str(out),
             "line_extra": f", coverage {cov.get('cov', '?')} edges ({'+' if gained is not None else ''}"
                           f"{gained if gained is not None else '?'} new), {s.get('new_units') or 0} new units"}
+
+
+def _own_process(parser: str | None) -> bool:
+    """The parser runs in a process of its own (a runtime parser, a stream command): no Python
+    coverage of its decoding exists, so the atheris session takes the oracle's."""
+    from .testee_target import COMMAND_PREFIX, is_runtime_parser
+    return bool(parser) and (is_runtime_parser(parser) or parser.startswith(COMMAND_PREFIX))
 
 
 # The package a Python library of the registry decodes in (its PyPI name -> its import name).

@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import signal
 import time
-import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -26,7 +25,9 @@ from typing import Any, Callable
 from oracle.errors import BinlogError
 
 from . import findings as F
+from .crash_site import crash_note, site_of
 from .outcome import Outcome, Parse, oracle_parse
+from .testee_target import TesteeHang
 
 ROUND = 100  # examples per hypothesis run
 
@@ -71,6 +72,10 @@ def _on_alarm(signum: int, frame: Any) -> None:
     raise Hang()
 
 
+class OutOfTime(BaseException):
+    """--seconds ran out during a hypothesis round."""
+
+
 def _timed(parse: Parse, data: bytes, timeout: float) -> Outcome:
     signal.setitimer(signal.ITIMER_REAL, timeout)
     try:
@@ -82,10 +87,8 @@ def _timed(parse: Parse, data: bytes, timeout: float) -> Outcome:
 
 
 def _crash(who: str, e: BaseException, data: bytes, note: dict[str, Any]) -> F.Finding:
-    tb = traceback.extract_tb(e.__traceback__)
-    site = f"{type(e).__name__}@{Path(tb[-1].filename).name}:{tb[-1].lineno}" if tb else type(e).__name__
-    return F.Finding(F.CRASH, f"crash:{who}:{site}", f"{who}: {site}: {e}"[:500], data,
-                     {**note, "traceback": traceback.format_exc(limit=-8)})
+    site = site_of(e)
+    return F.Finding(F.CRASH, f"crash:{who}:{site}", f"{who}: {site}: {e}"[:500], data, {**note, **crash_note(e)})
 
 
 def check(built: Any, parse: Parse | None, timeout: float,
@@ -100,7 +103,7 @@ def check(built: Any, parse: Parse | None, timeout: float,
             continue
         try:
             got = _timed(p, built.data, timeout)
-        except Hang:
+        except (Hang, TesteeHang):
             return F.Finding(F.HANG, f"hang:{who}", f"{who}: over {timeout}s", built.data, note)
         except MemoryError:
             return F.Finding(F.MEMORY, f"memory:{who}", f"{who}: MemoryError", built.data, note)
@@ -136,19 +139,26 @@ def run(settings: HypothesisSettings, progress: Callable[[str], None] | None = N
     from .targets import differential_parse
     s = settings
     if parse is None and s.parser and s.parser != "oracle":
-        parse = differential_parse(s.parser)
+        parse = differential_parse(s.parser, s.timeout)
     log = F.FindingLog(s.out_dir / "findings" if s.out_dir else None, s.keep_per_signature)
     started = time.monotonic()
     inputs, per_profile, minimal, rejections = 0, {}, {}, {}
     old_handler = signal.signal(signal.SIGALRM, _on_alarm)
 
+    def out_of_time() -> bool:
+        return s.seconds is not None and time.monotonic() - started >= s.seconds
+
     def budget_left() -> bool:
-        if s.seconds is not None and time.monotonic() - started >= s.seconds:
-            return False
-        return s.count is None or inputs < s.count
+        return not out_of_time() and (s.count is None or inputs < s.count)
 
     def prop(built: Any) -> None:
+        """One example. Past --seconds the round stops (OutOfTime is not an Exception, so
+        hypothesis does not take it for a failure to shrink), keeping the smallest failure
+        found so far (in `minimal`): a shrink of a slow parser's failure ran minutes past the
+        budget, and passing the examples instead only made the shrinker try every pass."""
         nonlocal inputs
+        if out_of_time():
+            raise OutOfTime()
         inputs += 1
         per_profile[built.profile] = per_profile.get(built.profile, 0) + 1
         finding = check(built, parse, s.timeout, rejections)
@@ -167,7 +177,7 @@ def run(settings: HypothesisSettings, progress: Callable[[str], None] | None = N
             before = dict(minimal)
             try:
                 test()
-            except (Failure, BaseExceptionGroup):
+            except (Failure, BaseExceptionGroup, OutOfTime):
                 pass
             for sig, f in minimal.items():
                 if before.get(sig) is not f:

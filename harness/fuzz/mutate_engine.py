@@ -17,7 +17,6 @@ import random
 import resource
 import signal
 import time
-import traceback
 from collections import Counter
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -28,9 +27,11 @@ from harness.mutations import CATALOGUE, Binlog, Expect, Mutation, NotApplicable
 from oracle.errors import BinlogError
 
 from . import findings as F
+from .crash_site import crash_note, site_of
 from .outcome import Outcome, Parse, effective_expectation, oracle_parse, violation
 from .resume import SeedDecode
 from .seeds import Seed
+from .testee_target import TesteeHang
 
 
 class Hang(Exception):
@@ -104,13 +105,6 @@ def _on_alarm(signum: int, frame: Any) -> None:
     raise Hang()
 
 
-def _crash_site(exc: BaseException) -> str:
-    tb = traceback.extract_tb(exc.__traceback__)
-    last = tb[-1] if tb else None
-    where = f"{Path(last.filename).name}:{last.lineno}" if last else "?"
-    return f"{type(exc).__name__}@{where}"
-
-
 def check_one(plan: Plan, seed_name: str, seed_outcome: Outcome, parse: Parse, timeout: float,
               run_seed: int) -> tuple[str, F.Finding | None]:
     """Parse one mutated input; returns (status, finding). The finding's note is made only
@@ -123,16 +117,15 @@ def check_one(plan: Plan, seed_name: str, seed_outcome: Outcome, parse: Parse, t
     signal.setitimer(signal.ITIMER_REAL, timeout)
     try:
         got = parse(m.data)
-    except Hang:
+    except (Hang, TesteeHang):
         return F.HANG, F.Finding(F.HANG, f"hang:{m.operator}", f"over {timeout}s", m.data, note())
     except MemoryError:
         return F.MEMORY, F.Finding(F.MEMORY, f"memory:{m.operator}", "MemoryError", m.data, note())
     except BinlogError as e:  # a parse callable that lets typed errors escape is fine too
         got = Outcome(error_kind=e.kind, error_offset=e.offset)
     except Exception as e:  # noqa: BLE001 - any other exception is the finding
-        site = _crash_site(e)
-        return F.CRASH, F.Finding(F.CRASH, f"crash:{site}", f"{site}: {e}"[:500], m.data,
-                                  note(traceback=traceback.format_exc(limit=-8)))
+        site = site_of(e)
+        return F.CRASH, F.Finding(F.CRASH, f"crash:{site}", f"{site}: {e}"[:500], m.data, note(**crash_note(e)))
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
     status = "accepted" if got.accepted else f"rejected:{got.error_kind}"
@@ -301,9 +294,9 @@ def _seed_outcome(seed: Seed, parse: Parse, log: F.FindingLog) -> Outcome:
     except BinlogError as e:
         return Outcome(error_kind=e.kind, error_offset=e.offset)
     except Exception as e:  # noqa: BLE001
-        site = _crash_site(e)
+        site = site_of(e)
         log.add(F.Finding(F.CRASH, f"crash:{site}", f"unmutated seed: {site}: {e}"[:500], seed.data,
-                          {"operator": "none", "seed": seed.name, "traceback": traceback.format_exc(limit=-8)}))
+                          {"operator": "none", "seed": seed.name, **crash_note(e)}))
         return Outcome(error_kind="crash")
 
 

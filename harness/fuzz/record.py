@@ -26,9 +26,10 @@ from typing import Any, Callable
 from harness.mutations import Binlog
 
 from . import findings as F
+from .crash_site import site_of
 from .outcome import Parse, oracle_parse
 from .targets import differential_parse
-from .testee_target import transport_of
+from .testee_target import TesteeHang, transport_of
 
 BINLOG = "binlog"
 DEFAULT_OUT = Path(__file__).resolve().parents[2] / "corpus" / "findings"
@@ -57,11 +58,10 @@ def signature_of(parse: Parse, data: bytes, note: dict[str, Any]) -> str | None:
 the oracle. (A MUST_ACCEPT_WITH_CHANGE break needs its seed to judge and is not re-checked.)"""
     try:
         got = parse(data)
+    except TesteeHang:
+        return note["signature"] if note.get("kind") == F.HANG else f"{F.HANG}:{note.get('operator')}"
     except Exception as e:  # noqa: BLE001 - the crash is what we look for
-        import traceback
-        tb = traceback.extract_tb(e.__traceback__)
-        site = f"{type(e).__name__}@{Path(tb[-1].filename).name}:{tb[-1].lineno}" if tb else type(e).__name__
-        return f"{F.CRASH}:{site}"
+        return f"{F.CRASH}:{site_of(e)}"
     if note.get("expect") == "MUST_REJECT" and got.accepted and not oracle_parse(data).accepted:
         return note["signature"]  # still damaged (the oracle rejects it), still accepted
     if got.disagreement_key:
@@ -116,10 +116,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-minimize", action="store_true")
     p.add_argument("--must", default=None, help="what a correct parser does (default: from the finding kind)")
     p.add_argument("--found-with", default="", help="the command that found it")
+    p.add_argument("--timeout", type=float, default=30.0,
+                   help="seconds per trial before a parser in a process of its own counts as hung")
     args = p.parse_args(argv)
     note = json.loads(args.reproducer.with_suffix(".json").read_text())
     data = args.reproducer.read_bytes()
-    parse = differential_parse(args.parser)
+    parse = differential_parse(args.parser, args.timeout)
     want = note["signature"].replace("crash:parser:", "crash:")  # the hypothesis engine names the side
     now = signature_of(parse, data, note)
     if now != want:

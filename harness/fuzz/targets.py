@@ -10,17 +10,18 @@ from . import stream_target, testee_target
 from .outcome import Outcome, Parse, disagreement, oracle_parse, plugin_outcome
 
 
-def plugin_parse(spec: str) -> Parse:
-    return _plugin_parse(spec)[0]
+def plugin_parse(spec: str, timeout: float | None = None) -> Parse:
+    return _plugin_parse(spec, timeout)[0]
 
 
-def _plugin_parse(spec: str) -> tuple[Parse, Any]:
+def _plugin_parse(spec: str, timeout: float | None = None) -> tuple[Parse, Any]:
     """(Parse, what declares its capabilities). An in-process plugin reads paths, so each input
     goes through a temporary file in /dev/shm when there is one. ParseError and Unsupported are
-    clean outcomes; anything else escapes, as the engines expect of a crash."""
+    clean outcomes; anything else escapes, as the engines expect of a crash. `timeout`: seconds per
+    input for a parser in a process of its own (its silence past it is a TesteeHang)."""
     from harness.plugins.registry import load
 
-    own_process = testee_target.parse_of(spec)
+    own_process = testee_target.parse_of(spec, timeout)
     if own_process is not None:
         return own_process
     plugin = load(spec)
@@ -32,14 +33,14 @@ def _plugin_parse(spec: str) -> tuple[Parse, Any]:
     return testee_target.through_file(lambda path: plugin_outcome(plugin.parse, path)), plugin
 
 
-def differential_parse(spec: str) -> Parse:
+def differential_parse(spec: str, timeout: float | None = None) -> Parse:
     """A Parse over a plugin that also decodes each input with the oracle and sets
     `disagreement` when the two differ, judged as the conformance runner judges a case
     (harness/classify.py over harness/compare.py): the outcome class (a rejection where the
     oracle accepts, an acceptance where it rejects an event the parser claims to decode), and,
     where both decode, every canonical field within the parser's declared capabilities.
     A parser that declines the input (Unsupported) is not compared."""
-    parse, plugin = _plugin_parse(spec)
+    parse, plugin = _plugin_parse(spec, timeout)
     caps = plugin.capabilities
     reference = getattr(parse, "reference", oracle_parse)  # a stream parse's: the events as sent
     compared = getattr(parse, "compared", lambda o: o)  # ... and what it reported of them

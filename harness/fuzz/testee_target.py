@@ -12,11 +12,13 @@ import os
 import tempfile
 from typing import Any, Callable
 
+from .crash_site import stderr_site
 from .outcome import Outcome, Parse
 from .stream_target import SERVED_NAME, serving_parse
 
 COMMAND_PREFIX = "stream-cmd:"  # a fuzz --parser spec naming a one-shot stream command
-# The testee's own time limit is a backstop: the engines' per-input timer decides what is a hang.
+# The testee's own time limit is the engine's per-input limit when it gives one (atheris times
+# CPU of its own process, which a testee's loop in another process never spends), else a backstop.
 BACKSTOP_TIMEOUT, MEMORY_MB = 600.0, 4096
 
 
@@ -26,7 +28,16 @@ class ParserUnavailable(RuntimeError):
 
 
 class TesteeCrash(Exception):
-    """The testee died, hung past its backstop, or broke the contract."""
+    """The testee died, hung past its backstop, or broke the contract. `site` is where, read from
+    its stderr (crash_site.py), `log` that stderr's tail: the finding keeps both."""
+
+    def __init__(self, message: str, site: str | None = None, log: str = "") -> None:
+        super().__init__(message)
+        self.site, self.log = site, log
+
+
+class TesteeHang(TesteeCrash):
+    """The testee gave no reply within its time limit: a hang, as the engines' own timers find."""
 
 
 def outcome_of(reply: Any, what: str) -> Outcome:
@@ -37,8 +48,10 @@ def outcome_of(reply: Any, what: str) -> Outcome:
         return Outcome(list(reply.events), reply.error.kind, reply.error.offset)
     if reply.status == SKIPPED:
         return Outcome([], "Unsupported", None)
-    if reply.status in (CRASH, TIMEOUT):
-        raise TesteeCrash(f"{reply.status}: {reply.detail}")
+    if reply.status == TIMEOUT:
+        raise TesteeHang(f"{reply.status}: {reply.detail}", "Timeout", reply.log)
+    if reply.status == CRASH:
+        raise TesteeCrash(f"{reply.status}: {reply.detail}", stderr_site(reply.log), reply.log)
     raise RuntimeError(f"{what}: {reply.status}: {reply.detail}")
 
 
@@ -70,6 +83,18 @@ class PerProcess:
             self.testee, self.pid = self.make(), os.getpid()  # a fork's inherited one is the parent's
         return self.testee
 
+    def reply(self, *request: Any) -> Any:
+        """The testee's reply to one request. An engine's timer (a Hang) or any other exception
+        that interrupts the wait kills the testee: left running, it would still be busy with
+        this input when the next one came, and its late reply would be read as the next one's
+        (a hang counted two or three times, or a reply-id crash of the next input)."""
+        testee = self.get()
+        try:
+            return testee.parse(*request)
+        except BaseException:
+            getattr(testee, "kill", testee.close)()
+            raise
+
 
 def testee_parse(make: Callable[[], Any], what: str) -> tuple[Parse, Any]:
     """(Parse, Hello) over the testees `make` starts."""
@@ -82,26 +107,29 @@ def testee_parse(make: Callable[[], Any], what: str) -> tuple[Parse, Any]:
     if hello.unavailable:
         raise ParserUnavailable(f"parser {what} is unavailable here: {hello.unavailable}")
     if hello.transport == STREAM:
-        return serving_parse(lambda source: outcome_of(testees.get().parse(SERVED_NAME, source), what),
+        return serving_parse(lambda source: outcome_of(testees.reply(SERVED_NAME, source), what),
                              hello.capabilities), hello
-    return through_file(lambda path: outcome_of(testees.get().parse(path), what)), hello
+    return through_file(lambda path: outcome_of(testees.reply(path), what)), hello
 
 
-def command_parse(command: str) -> tuple[Parse, Any]:
+def _limits(timeout: float | None) -> Any:
+    from harness.isolation import Limits
+    return Limits(timeout or BACKSTOP_TIMEOUT, MEMORY_MB)
+
+
+def command_parse(command: str, timeout: float | None = None) -> tuple[Parse, Any]:
     """`--parser-stream CMD`: the command is run once per input with the StreamSource as flags."""
-    from harness.isolation import Limits
     from harness.plugins import launch
-    return testee_parse(lambda: launch.stream_command(command, Limits(BACKSTOP_TIMEOUT, MEMORY_MB)),
-                        f"stream command {command!r}")
+    return testee_parse(lambda: launch.stream_command(command, _limits(timeout)), f"stream command {command!r}")
 
 
-def runtime_parse(name: str) -> tuple[Parse, Any]:
-    """A runtime parser of the registry, its adapter started once per process."""
-    from harness.isolation import Limits
+def runtime_parse(name: str, timeout: float | None = None) -> tuple[Parse, Any]:
+    """A runtime parser of the registry, its adapter started once per process; `timeout`: seconds
+    per input before its silence is a hang (TesteeHang)."""
     from harness.parsers.registry import BY_NAME
     from harness.plugins import launch
     entry = BY_NAME[name]
-    return testee_parse(lambda: launch.runtime_parser(entry, Limits(BACKSTOP_TIMEOUT, MEMORY_MB)), name)
+    return testee_parse(lambda: launch.runtime_parser(entry, _limits(timeout)), name)
 
 
 def is_runtime_parser(spec: str | None) -> bool:
@@ -127,10 +155,10 @@ def transport_of(spec: str | None) -> str:
         return "file"
 
 
-def parse_of(spec: str) -> tuple[Parse, Any] | None:
+def parse_of(spec: str, timeout: float | None = None) -> tuple[Parse, Any] | None:
     """(Parse, Hello) when `spec` names a parser in a process of its own, else None."""
     if spec.startswith(COMMAND_PREFIX):
-        return command_parse(spec[len(COMMAND_PREFIX):])
+        return command_parse(spec[len(COMMAND_PREFIX):], timeout)
     if is_runtime_parser(spec):
-        return runtime_parse(spec)
+        return runtime_parse(spec, timeout)
     return None

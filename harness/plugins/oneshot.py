@@ -12,7 +12,7 @@ import re
 import time
 from typing import Any, Sequence
 
-from ..isolation import Limits, OutputTooLarge, Process, describe_exit
+from ..isolation import CRASH_LOG_BYTES, Limits, OutputTooLarge, Process, describe_exit
 from .base import FULL
 from .protocol import (CRASH, ERROR, EVENTS, FILE, STREAM, TIMEOUT, UNAVAILABLE, ErrorInfo, Hello, Reply,
                        StreamSource, crash_detail)
@@ -104,7 +104,7 @@ class OneShotTestee:
         if rc is None:
             return Reply(TIMEOUT, detail=f"no exit within {self.limits.timeout:g}s")
         if rc not in (0, REJECTED):
-            message, log = crash_detail("died", describe_exit(rc), proc.stderr_tail())
+            message, log = crash_detail("died", describe_exit(rc), proc.stderr_tail(CRASH_LOG_BYTES))
             return Reply(CRASH, detail=message, log=log)
         try:
             events = parse_event_lines(out or b"")

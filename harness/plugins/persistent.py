@@ -6,7 +6,7 @@ import json
 import time
 from typing import Sequence
 
-from ..isolation import Limits, OutputTooLarge, Process, describe_exit
+from ..isolation import CRASH_LOG_BYTES, Limits, OutputTooLarge, Process, describe_exit
 from .protocol import (CRASH, TIMEOUT, UNAVAILABLE, Hello, Reply, StreamSource, crash_detail,
                        parse_request, reply_from_message)
 
@@ -83,8 +83,14 @@ class PersistentTestee:
     def _died(self, what: str) -> Reply:
         assert self._proc is not None
         rc = self._proc.wait(time.monotonic() + 2)
-        message, log = crash_detail(what, describe_exit(rc), self._proc.stderr_tail())
+        message, log = crash_detail(what, describe_exit(rc), self._proc.stderr_tail(CRASH_LOG_BYTES))
         return Reply(CRASH, detail=message, log=log)
+
+    def kill(self) -> None:
+        """Stop the testee now: its caller gave up on the reply (a fuzz engine's per-input timer
+        fired), so the next request must not read this one's late reply. The next parse
+        starts a fresh process."""
+        self._stop()
 
     def _fail(self, reply: Reply) -> Reply:
         self._stop()
