@@ -4,9 +4,12 @@ and end with that server's table values.
 
 Two kinds of binlogs are served to each replica: a workload its source writes here (every column
 family the row decoder handles, updates and deletes, a multi-statement transaction; rotated so the
-workload's file is complete), and the committed corpus case `replica_apply--row` of the source's
-version. Each goes to a replica of the same version and, where MySQL supports replicating from an
-older source, to the next version's replica: 5.6 -> 5.7, 5.7 -> 8.0, 8.0 -> 9.7.
+workload's file is complete), and committed corpus cases of the source's version: `replica_apply--row`
+(written to be kept), and for 5.6, 5.7 and 8.0 the type cases `temporal--row` and
+`strings_charsets--row`, applied UNTIL their closing DROP DATABASE. Each goes to a replica of the
+same version and, where MySQL supports replicating from an older source, to the next version's
+replica: 5.6 -> 5.7, 5.7 -> 8.0, 8.0 -> 9.7 (and 8.0.15's workload, which has no corpus cases, to
+8.0.15 and 8.0.31).
 
 The check is every row of every table, each column as the hex of its bytes, ordered by primary
 key, equal on the replica and on the server of the binlog's version (for a corpus case: that
@@ -57,6 +60,10 @@ COMMIT;
 """
 WORKLOAD_SCHEMAS = ("r",)
 CASE = "replica_apply--row"
+# Type cases of the older versions, to their own replica and the next version's: they end with
+# DROP DATABASE, so the replica applies them UNTIL that statement and holds what came before.
+TYPE_CASES = ("temporal--row", "strings_charsets--row")
+OLDER = ("mysql-5.6", "mysql-5.7", "mysql-8.0")
 _SYSTEM_SCHEMAS = frozenset({"mysql", "sys", "information_schema", "performance_schema"})
 
 # Source settings per profile. 5.6 has no anonymous GTIDs: a 5.6 replica takes GTID transactions
@@ -77,7 +84,8 @@ PAIRS = [("mysql-9.7", "mysql-9.7"), ("mariadb-10.11", "mariadb-10.11"), ("mysql
 RUNS = [pytest.param(s, r, what, id=f"{s}->{r}-{what}") for s, r in PAIRS for what in ("workload", CASE)] + [
     # 8.0.15 (no corpus cases): its workload to its own replica and to 8.0.31's
     pytest.param("mysql-8.0.15", r, "workload", id=f"mysql-8.0.15->{r}-workload")
-    for r in ("mysql-8.0.15", "mysql-8.0")]
+    for r in ("mysql-8.0.15", "mysql-8.0")] + [
+    pytest.param(s, r, case, id=f"{s}->{r}-{case}") for s, r in PAIRS if s in OLDER for case in TYPE_CASES]
 
 Values = dict[str, list[dict]]
 
@@ -120,6 +128,7 @@ class Written:
     first: str
     values: Values
     schemas: tuple[str, ...]
+    until: tuple[str, int] | None = None   # stop applying at this (file, position)
 
 
 def _write_source(server: Server) -> tuple[str, list[str]]:
@@ -138,17 +147,21 @@ def _write_source(server: Server) -> tuple[str, list[str]]:
     return first, files[files.index(first):]
 
 
-def _case_dir(profile_name: str) -> Path:
-    return CORPUS / profile_name / CASE
+def _case_dir(profile_name: str, case: str) -> Path:
+    return CORPUS / profile_name / case
 
 
-def _replay_case(server: Server) -> Written:
-    """Run the corpus case's statements on the source: the values its committed files make."""
-    case_dir = _case_dir(server.profile.name)
+def _replay_case(server: Server, case_dir: Path) -> Written:
+    """Run the corpus case's statements on the source: the values its committed files make. A
+    closing DROP DATABASE is left out, and the replica told to stop where it starts."""
     case = casefile.read_case(case_dir)
-    server.execute("".join(f"{s['sql']};\n" for s in case["statements"]))
+    statements, until = case["statements"], None
+    if statements[-1]["sql"].upper().startswith("DROP DATABASE"):
+        until = (statements[-1]["start"]["file"], statements[-1]["start"]["position"])
+        statements = statements[:-1]
+    server.execute("".join(f"{s['sql']};\n" for s in statements))
     schemas = tuple(sorted({t["schema"] for t in case["tables"]}))
-    return Written(case_dir, case["files"][0], table_values(server, schemas), schemas)
+    return Written(case_dir, case["files"][0], table_values(server, schemas), schemas, until)
 
 
 def _write(profile: ServerProfile, tmp: Path) -> dict[str, Written]:
@@ -160,8 +173,9 @@ def _write(profile: ServerProfile, tmp: Path) -> dict[str, Written]:
         server.copy_binlogs(tmp / "workload", files)
         written = {"workload": Written(tmp / "workload", first, table_values(server, WORKLOAD_SCHEMAS),
                                        WORKLOAD_SCHEMAS)}
-        if _case_dir(profile.name).is_dir():
-            written[CASE] = _replay_case(server)
+        for case in (CASE, *TYPE_CASES):
+            if _case_dir(profile.name, case).is_dir():
+                written[case] = _replay_case(server, _case_dir(profile.name, case))
     assert all(rows for w in written.values() for rows in w.values.values())
     return written
 
@@ -204,17 +218,20 @@ def fleet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Callable, 
         yield source, replica
 
 
-def _replicate(replica: Server, port: int, first: str) -> None:
+def _replicate(replica: Server, port: int, first: str, until: tuple[str, int] | None = None) -> None:
+    """Point the replica at `harness serve` from `first`'s start and start it (UNTIL `until`)."""
     if _source_syntax(replica):
+        stop = f" UNTIL SOURCE_LOG_FILE='{until[0]}', SOURCE_LOG_POS={until[1]}" if until else ""
         replica.execute(
             f"CHANGE REPLICATION SOURCE TO SOURCE_HOST='127.0.0.1', SOURCE_PORT={port}, "
             f"SOURCE_USER='{USER}', SOURCE_PASSWORD='{PASSWORD}', SOURCE_LOG_FILE='{first}', "
-            "SOURCE_LOG_POS=4, GET_SOURCE_PUBLIC_KEY=1; START REPLICA;")
+            f"SOURCE_LOG_POS=4, GET_SOURCE_PUBLIC_KEY=1; START REPLICA{stop};")
     else:
+        stop = f" UNTIL MASTER_LOG_FILE='{until[0]}', MASTER_LOG_POS={until[1]}" if until else ""
         replica.execute(
             f"CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT={port}, MASTER_USER='{USER}', "
             f"MASTER_PASSWORD='{PASSWORD}', MASTER_LOG_FILE='{first}', MASTER_LOG_POS=4"
-            + _master_options(replica) + "; START SLAVE;")
+            + _master_options(replica) + f"; START SLAVE{stop};")
 
 
 def _master_options(replica: Server) -> str:
@@ -277,7 +294,7 @@ def test_replica_applies_served_binlogs(source_name: str, replica_name: str, wha
     want = written_by(source_name)[what]
     replica = replica_of(replica_name)
     with serving([want.served_dir], tmp_path, "--user", USER, password=PASSWORD) as primary:
-        _replicate(replica, primary.port, want.first)
+        _replicate(replica, primary.port, want.first, want.until)
         got = _wait_for_values(replica, want)
     assert got == want.values, (f"{_differences(got, want.values)[:10]}; status {_status(replica)}")
 
