@@ -14,11 +14,12 @@ from typing import Any
 
 from . import casefile, matrix
 from .cases import parse_version, run_scenario
-from .profiles import LOCAL_PROFILES, ServerProfile
+from .profiles import ServerProfile
+from .server_registry import ENTRIES
 from .server import running_server
 from .sqlscript import Scenario, catalogue
 
-DEFAULT_SERVERS = tuple(LOCAL_PROFILES)
+DEFAULT_SERVERS = tuple(e.profile_name for e in ENTRIES if e.in_corpus)
 DEFAULT_CAPTURE_OUT = "/tmp/binlog-captures"
 
 

