@@ -1,0 +1,68 @@
+"""The control experiment of issue 22 (docs/cdc.md): the CDC testee against a real server that
+replays a corpus case's SQL, and against `harness serve` serving the binlogs that server wrote,
+with the same request; the change events must be the same apart from the fields that name the
+moment or the server (harness/cdc_control/compare.py VOLATILE). A difference is a defect of
+`harness serve`. The sample (harness/cdc_control/sample.py) holds every scenario of the corpus
+and every local server version, one server start each: 27 cases on 8 servers."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from generators.profiles import LOCAL_PROFILES
+from harness.cdc_control.compare import VOLATILE
+from harness.cdc_control.run import run_plan
+from harness.cdc_control.sample import LEFT_OUT, STATEMENT, ServerPlan, choose, uncovered
+from harness.isolation import Limits
+from harness.plugins.launch import Testee, named
+from harness.plugins.protocol import EVENTS
+
+from .server_fixtures import missing, require_image
+
+pytestmark = pytest.mark.server
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "corpus"
+PARSER = "python-mysql-replication"
+PLANS = choose(CORPUS)
+# A stream testee gets this long per request (the JVM's engine start included).
+LIMITS = Limits(timeout=180)
+
+
+def test_sample_holds_every_scenario_and_every_version() -> None:
+    assert uncovered(CORPUS, PLANS) == []
+    assert {p.profile for p in PLANS} == set(LOCAL_PROFILES)
+    assert set(LEFT_OUT) == {"shutdown"}
+    assert all(len({c.config for c in p.cases}) == 1 for p in PLANS)  # one server start each
+
+
+def test_volatile_fields_are_named_in_docs() -> None:
+    doc = (ROOT / "docs" / "cdc.md").read_text(encoding="utf-8")
+    for v in VOLATILE:
+        assert f"`{v.pattern}`" in doc
+
+
+@pytest.fixture(scope="module")
+def testee() -> Iterator[Testee]:
+    t = named(PARSER, LIMITS)
+    try:
+        hello = t.hello()
+        if hello is None or hello.unavailable:
+            missing(f"{PARSER} cannot run: {hello.unavailable if hello else 'it did not start'}")
+        yield t
+    finally:
+        t.close()
+
+
+@pytest.mark.parametrize("plan", PLANS, ids=lambda p: f"{p.profile}-{p.config}")
+def test_same_change_events_from_real_server_and_harness_serve(
+        plan: ServerPlan, testee: Testee, tmp_path: Path) -> None:
+    require_image(LOCAL_PROFILES[plan.profile])
+    outcomes = run_plan(plan, testee, tmp_path)
+    assert len(outcomes) == len(plan.cases)
+    assert {o.case: o.differences for o in outcomes if o.differences} == {}
+    if plan.config != STATEMENT:  # a row server must have given change events to compare
+        assert any(o.real.status == EVENTS and o.real.events for o in outcomes), \
+            [o.summary() for o in outcomes]
