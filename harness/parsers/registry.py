@@ -65,6 +65,7 @@ PARSERS: tuple[BuiltinParser, ...] = (
                   "mysql-binlog-connector-rust"),
     BuiltinParser("open-replicator", "Java", "com.zendesk:open-replicator", STREAM, "jvm", "open-replicator"),
     BuiltinParser("open-replicator-file", "Java", "com.zendesk:open-replicator", FILE, "jvm", "open-replicator"),
+    BuiltinParser("debezium-mysql", "Java", "io.debezium:debezium-connector-mysql", STREAM, "jvm", "debezium-mysql"),
 )
 
 BY_NAME: dict[str, BuiltinParser] = {p.name: p for p in PARSERS}

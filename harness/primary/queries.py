@@ -142,6 +142,41 @@ def answer_show_variables(s: QuerySession, m: re.Match[str]) -> Reply:
     return ResultSet(["Variable_name", "Value"], rows)
 
 
+def answer_show_variables_in(s: QuerySession, m: re.Match[str]) -> Reply:
+    """SHOW VARIABLES WHERE Variable_name IN ('a', 'b'): Debezium's form."""
+    wanted = {_unquote(n.strip()).lower() for n in split_top_level(m["names"])}
+    rows: list[list[Value]] = [[name, "" if v is None else str(v)]
+                               for name, v in sorted(s.variables.items()) if name in wanted]
+    return ResultSet(["Variable_name", "Value"], rows)
+
+
+def answer_ok(s: QuerySession, m: re.Match[str]) -> Reply:
+    """A statement with nothing to do here (COMMIT, ROLLBACK, BEGIN: the primary holds no data)."""
+    return OkPacket()
+
+
+def answer_set_isolation(s: QuerySession, m: re.Match[str]) -> Reply:
+    level = "-".join(m["level"].upper().split())
+    s.variables["transaction_isolation"] = level
+    if "tx_isolation" in s.variables:
+        s.variables["tx_isolation"] = level
+    return OkPacket()
+
+
+def answer_schemata(s: QuerySession, m: re.Match[str]) -> Reply:
+    """The schemata with the server's default character set and collation: the primary knows no
+    schema's own default (docs/primary.md)."""
+    names = [_unquote(n.strip().split(".")[-1]) or "" for n in split_top_level(m["exprs"])]
+    known = {"schema_name", "default_character_set_name", "default_collation_name"}
+    if any(n.lower() not in known for n in names):
+        raise Unanswerable(m["exprs"])
+    defaults = {"default_character_set_name": s.variables["character_set_server"],
+                "default_collation_name": s.variables["collation_server"]}
+    rows = [[db if n.lower() == "schema_name" else defaults[n.lower()] for n in names]
+            for db in catalog.database_rows(list(s.logs.tables.values()))]
+    return ResultSet([n.upper() for n in names], rows)
+
+
 def answer_binlog_status(s: QuerySession, m: re.Match[str]) -> Reply:
     last = s.logs.files[-1]
     if s.logs.flavor == "mariadb":
@@ -326,7 +361,13 @@ def _p(regex: str) -> re.Pattern[str]:
 
 
 STATEMENTS: tuple[Statement, ...] = (
+    Statement(_p(r"SET\s+(?:SESSION\s+)?TRANSACTION\s+ISOLATION\s+LEVEL\s+(?P<level>READ\s+UNCOMMITTED|READ\s+COMMITTED"
+                 r"|REPEATABLE\s+READ|SERIALIZABLE)"), answer_set_isolation),
     Statement(_p(r"SET\s+(?P<assignments>.+)"), answer_set),
+    Statement(_p(r"COMMIT|ROLLBACK|BEGIN|START\s+TRANSACTION"), answer_ok),
+    Statement(_p(r"SHOW\s+(?:GLOBAL\s+|SESSION\s+)?VARIABLES\s+WHERE\s+Variable_name\s+IN\s*\((?P<names>[^)]*)\)"),
+              answer_show_variables_in),
+    Statement(_p(r"SELECT\s+(?P<exprs>[\w\s,.]+?)\s+FROM\s+`?information_schema`?\.`?schemata`?"), answer_schemata),
     Statement(_p(r"SELECT\s+(?P<exprs>(?:(?!\bFROM\b).)+?)(?:\s+LIMIT\s+\d+)?"), answer_select),
     Statement(_p(r"SHOW\s+(?:GLOBAL\s+|SESSION\s+)?VARIABLES(?:\s+LIKE\s+'(?P<like>[^']*)'"
                  r"|\s+WHERE\s+Variable_name\s*=\s*'(?P<name>[^']*)')?"), answer_show_variables),

@@ -35,6 +35,13 @@ def _common(logs: ServedLogs, server_id: int, port: int) -> dict[str, Value]:
         "character_set_connection": "utf8mb4",
         "character_set_results": "utf8mb4",
         "collation_server": "utf8mb4_general_ci",
+        "collation_connection": "utf8mb4_general_ci",
+        "collation_database": "utf8mb4_general_ci",
+        "character_set_database": "utf8mb4",
+        "init_connect": "",
+        "license": "GPL",
+        "lock_wait_timeout": 31536000,
+        "innodb_lock_wait_timeout": 50,
         "lower_case_table_names": 0,
         "sql_mode": "STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION",
         "time_zone": "SYSTEM",
@@ -67,6 +74,7 @@ def _mysql(logs: ServedLogs) -> dict[str, Value]:
         "binlog_transaction_compression": "OFF",
         "transaction_isolation": "REPEATABLE-READ",
         "default_authentication_plugin": "caching_sha2_password",
+        "performance_schema": "ON",
     }
 
 
@@ -84,6 +92,7 @@ def _mariadb(logs: ServedLogs) -> dict[str, Value]:
         "rpl_semi_sync_master_enabled": 0,  # built into MariaDB >= 10.3, off by default
         "rpl_semi_sync_slave_enabled": 0,
         "tx_isolation": "REPEATABLE-READ",
+        "performance_schema": "OFF",  # MariaDB's default
         "transaction_isolation": "REPEATABLE-READ",
         # MariaDB 10.5 added binlog_row_metadata; before it, the variable does not exist.
         **({"binlog_row_metadata": _row_metadata(logs)} if logs.version >= (10, 5, 0) else {}),
