@@ -25,10 +25,23 @@ pytestmark = pytest.mark.server
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "corpus"
-PARSER = "python-mysql-replication"
+PARSER = "debezium-mysql"
 PLANS = choose(CORPUS)
 # A stream testee gets this long per request (the JVM's engine start included).
 LIMITS = Limits(timeout=180)
+# Cases whose outcome depends on timing inside the testee, seen against the real server and
+# against harness serve alike, either way round: the events of one reply must then begin the
+# other's, but for its last (one side may stop early, at the failure, even inside an event).
+TIMING_DEPENDENT = {
+    "mariadb-11.8/table_shapes--row":
+        "Debezium fails on the last transaction, an UPDATE of which MariaDB 11.8 logs only the stored "
+        "columns of a table with generated ones ('internal schema size 4, but row size 2'); "
+        "debezium-mysql ends a request once the binlog client has passed the end, which can come "
+        "before that failure reaches the engine: a reply of events, or the same events (or fewer) then "
+        "the error",
+}
+# The refusal of the MySQL connector (Debezium 3.6.1) at connect, for a real MariaDB before 11.8.
+REFUSED_AT_CONNECT = "Connector configuration is not valid"
 
 
 def test_sample_holds_every_scenario_and_every_version() -> None:
@@ -80,7 +93,13 @@ def test_same_change_events_from_real_server_and_harness_serve(
     require_image(LOCAL_PROFILES[plan.profile])
     outcomes = run_plan(plan, testee, tmp_path)
     assert len(outcomes) == len(plan.cases)
-    assert {o.case: o.differences for o in outcomes if o.differences} == {}
-    if plan.config == ROW:  # a row server must have given change events to compare
-        assert any(o.real.status == EVENTS and o.real.events for o in outcomes), \
+    assert {o.case: o.differences for o in outcomes if o.differences and o.case not in TIMING_DEPENDENT} == {}
+    for o in outcomes:
+        if o.case in TIMING_DEPENDENT:
+            n = min(len(o.real.events), len(o.served.events)) - 1  # the last may hold part of its rows
+            assert n > 0, o.summary()
+            assert differences(Reply(EVENTS, o.real.events[:n]), Reply(EVENTS, o.served.events[:n])) == []
+    if plan.config == ROW:  # a row server gives change events, unless the connector refuses it
+        assert any(o.real.status == EVENTS and o.real.events for o in outcomes) or all(
+            o.real.error and REFUSED_AT_CONNECT in o.real.error.message for o in outcomes), \
             [o.summary() for o in outcomes]

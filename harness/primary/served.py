@@ -121,8 +121,9 @@ class _SchemaSources:
                 or self.maps.get(key)
             if found is None:
                 continue
-            if found.create_statement is None and key in self.creates:
-                found.create_statement = self.creates[key]
+            if found.create_statement is None:  # a dropped table of a case: the binlog's CREATE, else the scenario's
+                replayed = self.replay.tables.get(key)
+                found.create_statement = (replayed.create_statement if replayed else None) or self.creates.get(key)
             out[key] = found
         return out
 

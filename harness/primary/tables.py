@@ -246,13 +246,17 @@ _CREATE = re.compile(r"\s*CREATE\s+(?:TEMPORARY\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS
                      re.I)
 
 
+_PLACEHOLDER = re.compile(r"@@[A-Z0-9_]+@@")  # generators/sqlscript.py's, e.g. @@ENUM_300@@
+
+
 def create_statements(meta: dict[str, Any]) -> dict[tuple[str, str], str]:
     """(schema, table) -> the last schema-qualified CREATE TABLE a corpus case's scenario ran."""
     out = {}
     for st in meta.get("statements") or []:
-        m = _CREATE.match(st.get("sql", ""))
-        if m:
-            out[(m[1].lower(), m[2].lower())] = st["sql"].strip()
+        sql = st.get("expanded_sql") or st.get("sql", "")
+        m = _CREATE.match(sql)
+        if m and not _PLACEHOLDER.search(sql):  # one too long to record expanded is not the statement run
+            out[(m[1].lower(), m[2].lower())] = sql.strip()
     return out
 
 
