@@ -246,12 +246,17 @@ _CREATE = re.compile(r"\s*CREATE\s+(?:TEMPORARY\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS
                      re.I)
 
 
+_PLACEHOLDER = re.compile(r"@@[A-Z][A-Z0-9_]*@@")
+
+
 def create_statements(meta: dict[str, Any]) -> dict[tuple[str, str], str]:
-    """(schema, table) -> the last schema-qualified CREATE TABLE a corpus case's scenario ran."""
+    """(schema, table) -> the last schema-qualified CREATE TABLE a corpus case's scenario ran. A
+    statement still holding the scenario's placeholders (`@@ENUM_300@@`, expanded only when the
+    generator ran it) is not what the server ran, and is left out."""
     out = {}
     for st in meta.get("statements") or []:
         m = _CREATE.match(st.get("sql", ""))
-        if m:
+        if m and not _PLACEHOLDER.search(st["sql"]):
             out[(m[1].lower(), m[2].lower())] = st["sql"].strip()
     return out
 

@@ -42,6 +42,7 @@ def _common(logs: ServedLogs, server_id: int, port: int) -> dict[str, Value]:
         "license": "GPL",
         "lock_wait_timeout": 31536000,
         "innodb_lock_wait_timeout": 50,
+        "net_buffer_length": 16384,
         "lower_case_table_names": 0,
         "sql_mode": "STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION",
         "time_zone": "SYSTEM",
@@ -72,10 +73,23 @@ def _mysql(logs: ServedLogs) -> dict[str, Value]:
         "gtid_purged": "",
         "binlog_row_metadata": _row_metadata(logs),
         "binlog_transaction_compression": "OFF",
-        "transaction_isolation": "REPEATABLE-READ",
+        **({"transaction_isolation": "REPEATABLE-READ"} if logs.version >= (5, 7, 20) else {}),
         "default_authentication_plugin": "caching_sha2_password",
         "performance_schema": "ON",
+        **_mysql_by_version(logs.version),
     }
+
+
+def _mysql_by_version(version: tuple[int, int, int]) -> dict[str, Value]:
+    """What came and went between 5.6 and 9.x: the query cache went in 8.0; tx_isolation became
+    transaction_isolation (both from 5.7.20, the old name gone in 8.0.3). Connector/J asks for
+    the old names of a server before 8.0.3."""
+    out: dict[str, Value] = {}
+    if version < (8, 0, 0):
+        out.update(query_cache_size=1048576, query_cache_type="OFF")
+    if version < (8, 0, 3):
+        out["tx_isolation"] = "REPEATABLE-READ"
+    return out
 
 
 def _mariadb(logs: ServedLogs) -> dict[str, Value]:
@@ -93,6 +107,8 @@ def _mariadb(logs: ServedLogs) -> dict[str, Value]:
         "rpl_semi_sync_slave_enabled": 0,
         "tx_isolation": "REPEATABLE-READ",
         "performance_schema": "OFF",  # MariaDB's default
+        "query_cache_size": 1048576,
+        "query_cache_type": "OFF",
         "transaction_isolation": "REPEATABLE-READ",
         # MariaDB 10.5 added binlog_row_metadata; before it, the variable does not exist.
         **({"binlog_row_metadata": _row_metadata(logs)} if logs.version >= (10, 5, 0) else {}),
