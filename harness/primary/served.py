@@ -60,6 +60,8 @@ class ServedLogs:
     # The tables the lookups know, (schema, table) lower case: schema_of() below
     tables: dict[tuple[str, str], Table] = field(default_factory=dict)
     named_table_maps: bool = False  # did any Table_map name its columns (binlog_row_metadata=FULL)?
+    # binlog_row_image as the server that wrote a corpus case had it (case.json); FULL for a bare file
+    row_image: str = "FULL"
     # Tables the Table_maps name that no source describes: the lookups say they do not exist
     undescribed: list[tuple[str, str]] = field(default_factory=list)
     # file name -> the real server's SHOW BINLOG EVENTS of it (a corpus case's case.json `server_events`)
@@ -104,6 +106,7 @@ class _SchemaSources:
     maps: dict[tuple[str, str], Table | None] = field(default_factory=dict)  # the last Table_map's say
     creates: dict[tuple[str, str], str] = field(default_factory=dict)  # CREATE TABLEs a case's scenario ran
     server_events: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # case.json, per file name
+    row_image: str | None = None  # case.json config.settings.binlog_row_image: the server's setting
 
     def schema_of(self) -> dict[tuple[str, str], Table]:
         """Each table from its strongest source; a table none describes is left out (the server
@@ -142,6 +145,8 @@ def _binlog_paths(arg: str, sources: _SchemaSources) -> list[Path]:
     for c in cases:
         sources.creates.update(create_statements(c.meta))
         sources.recorded.update(case_tables(c.meta))
+        sources.row_image = ((c.meta.get("config") or {}).get("settings") or {}).get("binlog_row_image") \
+            or sources.row_image
         sources.server_events.update({b["name"]: b["server_events"] for b in c.meta.get("binlogs") or []
                                       if isinstance(b, dict) and isinstance(b.get("server_events"), list)})
     paths = [c.path for c in cases]
@@ -206,6 +211,7 @@ def load(paths: list[str]) -> ServedLogs:
     logs.tables = sources.schema_of()
     logs.undescribed = sorted(k for k in sources.maps if k not in logs.tables)
     logs.server_events = {f.name: sources.server_events[f.name] for f in files if f.name in sources.server_events}
+    logs.row_image = sources.row_image or logs.row_image
     return logs
 
 

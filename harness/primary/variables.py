@@ -22,7 +22,7 @@ def _common(logs: ServedLogs, server_id: int, port: int) -> dict[str, Value]:
         "hostname": "localhost",
         "log_bin": 1,
         "binlog_format": "ROW",
-        "binlog_row_image": "FULL",
+        "binlog_row_image": logs.row_image.upper(),
         "binlog_checksum": _checksum_name(logs),
         "master_verify_checksum": 0,
         "max_allowed_packet": 67108864,
