@@ -250,10 +250,11 @@ def answer_show_columns(s: QuerySession, m: re.Match[str]) -> Reply:
 
 def answer_show_create_table(s: QuerySession, m: re.Match[str]) -> Reply:
     table = _table(s, m["db"], m["table"])
-    if table.create_statement is None:
+    statement = table.create_statement or tables.rendered_create(table)
+    if statement is None:
         return ErrPacket(ER_NOT_SUPPORTED_YET, f"harness serve has no CREATE TABLE for '{table.schema}.{table.name}' "
                          "(only corpus cases record the statement that made a table)", "42000")
-    return ResultSet(["Table", "Create Table"], [[table.name, table.create_statement]])
+    return ResultSet(["Table", "Create Table"], [[table.name, statement]])
 
 
 _WHERE_EQ = r"(?:`?\w+`?\.)?`?{col}`?\s*=\s*['\"]([^'\"]*)['\"]"

@@ -121,9 +121,10 @@ class _SchemaSources:
                 or self.maps.get(key)
             if found is None:
                 continue
-            if found.create_statement is None:  # a dropped table of a case: the binlog's CREATE, else the scenario's
+            if found.create_statement is None:  # the binlog's statement as the server ran it, else the scenario's
                 replayed = self.replay.tables.get(key)
-                found.create_statement = (replayed.create_statement if replayed else None) or self.creates.get(key)
+                found.create_statement = (replayed.create_statement if replayed is not None else None) \
+                    or self.creates.get(key)
             out[key] = found
         return out
 

@@ -42,6 +42,7 @@ def _common(logs: ServedLogs, server_id: int, port: int) -> dict[str, Value]:
         "license": "GPL",
         "lock_wait_timeout": 31536000,
         "innodb_lock_wait_timeout": 50,
+        "net_buffer_length": 16384,
         "lower_case_table_names": 0,
         "sql_mode": "STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION",
         "time_zone": "SYSTEM",

@@ -8,7 +8,8 @@ import java.util.Map;
  * records, one per row, with the position of the rows event they came from and nothing of the
  * binlog's other events or of the rows event's header. So: the position, and the rows of the
  * rows events (MariaDB's compressed ones included, which its binlog client inflates); every
- * other event is not reported (every_event false). Row values: every type ColumnValues maps
+ * other event is not reported (every_event false). A compressed transaction's rows are the
+ * nested events of its Transaction_payload. Row values: every type ColumnValues maps
  * from Debezium's converted value back to the stored value without guessing. */
 final class Capabilities {
     static final List<String> ROWS_EVENTS = List.of("WRITE_ROWS_EVENT", "UPDATE_ROWS_EVENT", "DELETE_ROWS_EVENT",
@@ -24,6 +25,7 @@ final class Capabilities {
     static Map<String, Object> json() {
         Map<String, Object> bodies = new LinkedHashMap<>();
         for (String t : ROWS_EVENTS) bodies.put(t, List.of("rows"));
+        bodies.put("TRANSACTION_PAYLOAD_EVENT", List.of("events")); // its rows events (ChangeEvents)
         Map<String, Object> c = new LinkedHashMap<>();
         c.put("header", List.of("position"));
         c.put("bodies", bodies);

@@ -6,6 +6,8 @@ import org.apache.kafka.connect.data.Struct;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -38,14 +40,16 @@ final class ColumnValues {
         Map.entry("io.debezium.data.Enum", (s, v) -> (long) members(s).indexOf((String) v) + 1),
         Map.entry("io.debezium.data.EnumSet", ColumnValues::set),
         Map.entry("io.debezium.data.Bits", (s, v) -> bits(bytes(v))),
-        Map.entry("io.debezium.data.Json", (s, v) -> Values.tag("json", (String) v)),
+        Map.entry("io.debezium.data.Json", (s, v) -> Values.tag("json", mysqlSpacing((String) v))),
         Map.entry("io.debezium.data.geometry.Geometry", (s, v) -> geometry((Struct) v)),
         Map.entry("io.debezium.data.geometry.Point", (s, v) -> geometry((Struct) v)),
         Map.entry("org.apache.kafka.connect.data.Decimal", (s, v) -> decimalValue(s, (BigDecimal) v)));
 
     private ColumnValues() {}
 
-    static Object of(Schema schema, Object v) {
+    /** `charset`: the Java encoding Debezium decoded this text column with (ColumnCharsets), or
+     * null where its schema names none. */
+    static Object of(Schema schema, Object v, Charset charset) {
         if (v == null) return null;
         BiFunction<Schema, Object, Object> f = schema.name() == null ? null : BY_LOGICAL_NAME.get(schema.name());
         if (f != null) return f.apply(schema, v);
@@ -54,8 +58,9 @@ final class ColumnValues {
             case FLOAT32 -> Values.floating("float", ((Float) v).doubleValue());
             case FLOAT64 -> Values.floating("double", (Double) v);
             case BOOLEAN -> (Boolean) v ? 1L : 0L;
-            case STRING -> isDecimal(schema) ? decimal(schema, new BigDecimal((String) v)) : Values.text((String) v);
-            case BYTES -> Values.text(bytes(v));
+            case STRING -> isDecimal(schema) ? decimal(schema, new BigDecimal((String) v))
+                : Values.text(((String) v).getBytes(charset != null ? charset : StandardCharsets.UTF_8));
+            case BYTES -> Values.text(isFixedBinary(schema) ? unpadded(bytes(v)) : bytes(v));
             default -> Values.tag("unexpected", schema.type() + " " + schema.name() + ": " + v);
         };
     }
@@ -125,6 +130,39 @@ final class ColumnValues {
         long mask = 0;
         if (!((String) v).isEmpty()) for (String name : ((String) v).split(",")) mask |= 1L << m.indexOf(name);
         return Values.unsignedLong(mask);
+    }
+
+    /** BINARY(n): Debezium pads the value with 0x00 to n bytes, as a SELECT returns it; the
+     * binlog stores it without the trailing zeros, which is what the canonical value reports. */
+    private static boolean isFixedBinary(Schema s) {
+        return "BINARY".equals(param(s, TYPE));
+    }
+
+    private static byte[] unpadded(byte[] b) {
+        int n = b.length;
+        while (n > 0 && b[n - 1] == 0) n--;
+        return Arrays.copyOf(b, n);
+    }
+
+    /** Debezium prints JSON compactly; MySQL's text of a JSON value (what the canonical value
+     * is) puts a space after each ',' and ':' between tokens. Only the separators outside strings
+     * change: the tokens are Debezium's own. */
+    static String mysqlSpacing(String compact) {
+        StringBuilder out = new StringBuilder(compact.length() + 16);
+        boolean inString = false;
+        for (int i = 0; i < compact.length(); i++) {
+            char c = compact.charAt(i);
+            out.append(c);
+            if (inString) {
+                if (c == '\\') out.append(compact.charAt(++i));
+                else if (c == '"') inString = false;
+            } else if (c == '"') {
+                inString = true;
+            } else if (c == ',' || c == ':') {
+                out.append(' ');
+            }
+        }
+        return out.toString();
     }
 
     private static byte[] bytes(Object v) {

@@ -46,6 +46,20 @@ final class ConnectorConfig {
         p.setProperty("binary.handling.mode", "bytes");
         p.setProperty("bigint.unsigned.handling.mode", "precise");
         p.setProperty("column.propagate.source.type", ".*");
+        overrides(p, System.getenv(OVERRIDES));
         return p;
+    }
+
+    /** DEBEZIUM_CONFORMANCE_OVERRIDES="key=value;key=value": settings that replace the ones above,
+     * for a live test that shows what a default does (tests/test_debezium_live.py); never set by
+     * the harness. */
+    static final String OVERRIDES = "DEBEZIUM_CONFORMANCE_OVERRIDES";
+
+    private static void overrides(Properties p, String spec) {
+        if (spec == null || spec.isBlank()) return;
+        for (String pair : spec.split(";")) {
+            int eq = pair.indexOf('=');
+            if (eq > 0) p.setProperty(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
+        }
     }
 }

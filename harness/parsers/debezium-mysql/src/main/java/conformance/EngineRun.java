@@ -3,6 +3,7 @@ package conformance;
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;
 import io.debezium.engine.format.ChangeEventFormat;
+import io.debezium.text.MultipleParsingExceptions;
 import io.debezium.embedded.Connect;
 import org.apache.kafka.connect.source.SourceRecord;
 
@@ -15,7 +16,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -35,7 +35,6 @@ import java.util.concurrent.atomic.AtomicReference;
 final class EngineRun {
     private static final long POLL_MILLIS = 2;
     private static final long START_MILLIS = 60_000;
-    private static final boolean TIMING = System.getenv("DBZ_TIMING") != null;
     private static final AtomicLong RUNS = new AtomicLong();
 
     private final Map<String, Object> source;
@@ -45,8 +44,6 @@ final class EngineRun {
     private final AtomicLong received = new AtomicLong();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private volatile boolean completed;
-    private boolean streaming;
-    private long started;
 
     private EngineRun(Map<String, Object> source) {
         this.source = source;
@@ -60,35 +57,35 @@ final class EngineRun {
 
     private List<Map<String, Object>> run() throws Exception {
         Path dir = Files.createTempDirectory("debezium-conformance");
+        try {
+            return runIn(dir.resolve("schema-history.dat"));
+        } finally {
+            deleteTree(dir);
+        }
+    }
+
+    private List<Map<String, Object>> runIn(Path history) throws Exception {
         SeededOffsets.seed(ConnectorConfig.ENGINE_NAME, Map.of("server", prefix), Map.of(
             "file", source.get("file"), "pos", StreamRequest.number(source, "start_position")));
-        Properties props = ConnectorConfig.of(source, prefix, dir.resolve("schema-history.dat"));
-        ExecutorService executor = Executors.newSingleThreadExecutor();
         DebeziumEngine<RecordChangeEvent<SourceRecord>> engine = DebeziumEngine.create(ChangeEventFormat.of(Connect.class))
-            .using(props)
+            .using(ConnectorConfig.of(source, prefix, history))
             .using(this::onCompletion)
             .notifying(this::onRecord)
             .build();
+        ExecutorService executor = Executors.newSingleThreadExecutor();
         try {
-            long t0 = System.nanoTime();
-            started = t0;
             executor.execute(engine);
             awaitEnd();
-            if (TIMING) System.err.printf("TIMING end %.3f%n", (System.nanoTime() - t0) / 1e9);
         } finally {
-            long t1 = System.nanoTime();
             close(engine);
-            if (TIMING) System.err.printf("TIMING close %.3f%n", (System.nanoTime() - t1) / 1e9);
             executor.shutdownNow();
-            deleteTree(dir);
         }
+        List<Map<String, Object>> canonical = events.canonical(ColumnCharsets.read(history));
         Throwable f = failure.get();
-        if (f != null) {
-            f.printStackTrace(); // to stderr, the adapter's log: the reply carries the innermost cause only
-            System.err.flush();
-        }
-        if (f != null) throw new Rejection(rootCause(f), events.lastPosition(), events.canonical());
-        return events.canonical();
+        if (f == null) return canonical;
+        f.printStackTrace(); // to stderr, the adapter's log: the reply carries the innermost cause only
+        System.err.flush();
+        throw new Rejection(rootCause(f), events.lastPosition(), canonical);
     }
 
     /** Closes the engine unless it already stopped (a failed engine shuts itself down, and
@@ -119,7 +116,6 @@ final class EngineRun {
         long deadline = System.currentTimeMillis() + START_MILLIS;
         while (!completed) {
             Set<ObjectName> names = server.queryNames(pattern, null);
-            if (TIMING && !names.isEmpty() && !streaming) { streaming = true; System.err.printf("TIMING streaming %.3f%n", (System.nanoTime() - started) / 1e9); }
             if (names.isEmpty()) {
                 if (System.currentTimeMillis() > deadline) throw new IllegalStateException("the engine did not start streaming");
             } else if (consumed(server, names.iterator().next())) {
@@ -147,6 +143,7 @@ final class EngineRun {
      * innermost cause says what it was. */
     private static Throwable rootCause(Throwable t) {
         while (t.getCause() != null && t.getCause() != t) t = t.getCause();
+        if (t instanceof MultipleParsingExceptions m && !m.getErrors().isEmpty()) return m.getErrors().iterator().next(); // its DDL parser's first error
         return t;
     }
 
