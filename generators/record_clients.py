@@ -222,6 +222,28 @@ def _zongji(server: Server, port: int) -> str:
         return "ok: " + proc.stdout.decode().strip()
 
 
+def _debezium_mysql(server: Server, port: int) -> str:
+    """Debezium's embedded engine as harness/parsers/debezium-mysql runs it (built by `python -m
+    harness peers install debezium-mysql`), over binlog.000001 from position 4 to its end."""
+    from harness.parsers.registry import BY_NAME
+    from harness.runtimes import folder_of, runtime_of
+    entry = BY_NAME["debezium-mysql"]
+    runtime, folder = runtime_of(entry), folder_of(entry)
+    if not runtime.is_built(folder):
+        raise RuntimeError("not built; provide it with: python -m harness peers install debezium-mysql")
+    size = next(int(r["File_size"]) for r in server.query("SHOW BINARY LOGS") if r["Log_name"] == FIRST_FILE)
+    request = {"type": "parse", "id": 1, "path": FIRST_FILE, "stream": {
+        "host": "127.0.0.1", "port": port, "user": repl_user.USER, "password": repl_user.PASSWORD,
+        "file": FIRST_FILE, "start_position": 4, "end_file": FIRST_FILE, "end_position": size}}
+    proc = subprocess.run([*runtime.command(runtime.build_dir(folder)), "stream"], input=json.dumps(request) + "\n",
+                          capture_output=True, text=True, timeout=180, check=False)
+    replies = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+    reply = replies[-1] if len(replies) > 1 else {"type": "none", "message": proc.stderr[-600:]}
+    if reply["type"] != "events":
+        raise RuntimeError(f"{reply.get('kind', '')} {reply.get('message', '')}; stderr: {proc.stderr[-3000:]}")
+    return f"ok: {sum(len(e['body']['rows']) for e in reply['events'])} row changes"
+
+
 CLIENTS: dict[str, Client] = {c.name: c for c in (
     Client("python-mysql-replication", ("mysql", "mariadb"), _python_mysql_replication),
     Client("python-mysql-replication (auto_position)", ("mysql", "mariadb"),
@@ -245,6 +267,7 @@ CLIENTS: dict[str, Client] = {c.name: c for c in (
     Client("MariaDB replica (file/position)", ("mariadb",),
            lambda s, p: _mariadb_replica(s, p, False), settle=2),
     Client("zongji (@vlasky/zongji)", ("mysql", "mariadb"), _zongji),
+    Client("debezium-mysql (Debezium 3.6.1.Final embedded engine, MySQL connector)", ("mysql", "mariadb"), _debezium_mysql),
 )}
 
 

@@ -194,6 +194,8 @@ def build_parser(prog: str = "python -m harness",
     __import__("harness.wire_faults.cli").wire_faults.cli.add_commands(sub)  # issue 13 item 5: wire faults
     from .headline import add_commands as add_headline_commands  # issue 21 item 7: headline, report
     add_headline_commands(sub)
+    from .cdc_control.cli import add_commands as add_cdc_commands  # issue 22: stream, cdc-control
+    add_cdc_commands(sub)
     if more_commands is not None:
         more_commands(sub)
     return p

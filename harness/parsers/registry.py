@@ -69,6 +69,7 @@ PARSERS: tuple[BuiltinParser, ...] = (
     BuiltinParser("canal-file", "Java", "com.alibaba.otter:canal.parse", FILE, "jvm", "canal"),
     BuiltinParser("mysql-binlog-connector-rust", "Rust", "mysql-binlog-connector-rust", STREAM, "rust",
                   "mysql-binlog-connector-rust"),
+    BuiltinParser("debezium-mysql", "Java", "io.debezium:debezium-connector-mysql", STREAM, "jvm", "debezium-mysql"),
 )
 
 BY_NAME: dict[str, BuiltinParser] = {p.name: p for p in PARSERS}

@@ -23,6 +23,10 @@ from .tables import Table, case_tables, create_statements, table_from_map
 GTID_TYPES = (T.GTID_LOG_EVENT, T.GTID_TAGGED_LOG_EVENT)
 QUERY_TYPES = (T.QUERY_EVENT, T.QUERY_COMPRESSED_EVENT)
 _SCHEMA_EVENTS = (T.TABLE_MAP_EVENT, *QUERY_TYPES, T.TRANSACTION_PAYLOAD_EVENT)  # what says how tables look
+# Settings of the server that wrote a corpus case that its binlogs do not record, but that a
+# client checks: Debezium refuses a server whose binlog_format is not ROW or whose
+# binlog_row_image is not FULL, and must refuse the primary serving that server's binlogs alike.
+RECORDED_SETTINGS = ("binlog_format", "binlog_row_image")
 _DDL_WORD = re.compile(rb"(?i)\b(?:create|alter|drop|rename)\b")  # harness/primary/ddl.py follows only these
 
 
@@ -67,6 +71,8 @@ class ServedLogs:
     server_events: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     # each table's definitions by binlog position, and the events that map tables (epochs.py)
     epochs: SchemaEpochs = field(default_factory=SchemaEpochs)
+    # The writing server's settings a client checks and the files cannot say (case.json `config`)
+    recorded_settings: dict[str, str] = field(default_factory=dict)
 
     def table(self, schema: str, name: str) -> Table | None:
         """The final definition (after the last DDL, or as of the DROP)."""
@@ -109,6 +115,7 @@ class _SchemaSources:
     creates: dict[tuple[str, str], str] = field(default_factory=dict)  # CREATE TABLEs a case's scenario ran
     server_events: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # case.json, per file name
     epochs: SchemaEpochs = field(default_factory=SchemaEpochs)  # the replay's definitions by position
+    settings: dict[str, str] = field(default_factory=dict)  # case.json `config.settings`, RECORDED_SETTINGS
 
     def schema_of(self) -> dict[tuple[str, str], Table]:
         """Each table from its strongest source; a table none describes is left out (the server
@@ -121,8 +128,10 @@ class _SchemaSources:
                 continue
             history = self.epochs.histories.get(key)
             altered = history is not None and len(history.starts) > 1  # the scenario's CREATE is of its first epoch
-            if found.create_statement is None and key in self.creates and not altered:
-                found.create_statement = self.creates[key]
+            if found.create_statement is None and not altered:  # the binlog's statement as the server ran it, else the scenario's
+                replayed = self.replay.tables.get(key)
+                found.create_statement = (replayed.create_statement if replayed is not None else None) \
+                    or self.creates.get(key)
             out[key] = found
         return out
 
@@ -149,6 +158,8 @@ def _binlog_paths(arg: str, sources: _SchemaSources) -> list[Path]:
         sources.recorded.update(case_tables(c.meta))
         sources.server_events.update({b["name"]: b["server_events"] for b in c.meta.get("binlogs") or []
                                       if isinstance(b, dict) and isinstance(b.get("server_events"), list)})
+        settings = (c.meta.get("config") or {}).get("settings") or {}
+        sources.settings.update({k: str(settings[k]).upper() for k in RECORDED_SETTINGS if k in settings})
     paths = [c.path for c in cases]
     return [q for q in paths if _starts_with_magic(q)] if p.is_dir() else paths
 
@@ -214,6 +225,7 @@ def load(paths: list[str]) -> ServedLogs:
     logs.epochs = sources.epochs
     logs.undescribed = sorted(k for k in sources.maps if k not in logs.tables)
     logs.server_events = {f.name: sources.server_events[f.name] for f in files if f.name in sources.server_events}
+    logs.recorded_settings = dict(sources.settings)
     return logs
 
 

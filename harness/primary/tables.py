@@ -246,17 +246,46 @@ _CREATE = re.compile(r"\s*CREATE\s+(?:TEMPORARY\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS
                      re.I)
 
 
+_PLACEHOLDER = re.compile(r"@@[A-Z0-9_]+@@")  # generators/sqlscript.py's, e.g. @@ENUM_300@@
+
+
 def create_statements(meta: dict[str, Any]) -> dict[tuple[str, str], str]:
-    """(schema, table) -> the last schema-qualified CREATE TABLE a corpus case's scenario ran."""
+    """(schema, table) -> the last schema-qualified CREATE TABLE a corpus case's scenario ran. A
+    statement still holding the scenario's placeholders (`@@ENUM_300@@`, expanded only when the
+    generator ran it) is not what the server ran, and is left out."""
     out = {}
     for st in meta.get("statements") or []:
-        m = _CREATE.match(st.get("sql", ""))
-        if m:
-            out[(m[1].lower(), m[2].lower())] = st["sql"].strip()
+        sql = st.get("expanded_sql") or st.get("sql", "")
+        m = _CREATE.match(sql)
+        if m and not _PLACEHOLDER.search(sql):  # one too long to record expanded is not the statement run
+            out[(m[1].lower(), m[2].lower())] = sql.strip()
     return out
 
 
 # -- the answers ----------------------------------------------------------------------------------
+
+def rendered_create(table: Table) -> str | None:
+    """SHOW CREATE TABLE as the server renders its dictionary, from the columns a schema source
+    recorded (a corpus case's information_schema snapshot without its statement): names, types,
+    character sets, nullability, defaults, extras and the primary key. None without columns.
+    Secondary indexes, the engine's options and comments are not recorded, and not made up."""
+    if not table.columns:
+        return None
+    lines = []
+    for c in table.columns:
+        text = f"  `{c.name}` {c.column_type}"
+        if c.charset and c.collation:
+            text += f" CHARACTER SET {c.charset} COLLATE {c.collation}"
+        text += "" if c.nullable else " NOT NULL"
+        if c.default is not None:
+            text += f" DEFAULT '{c.default}'"
+        elif c.nullable:
+            text += " DEFAULT NULL"
+        lines.append(text + (f" {c.extra}" if c.extra else ""))
+    key = [f"`{c.name}`" for c in table.columns if c.key == "PRI"]
+    if key:
+        lines.append(f"  PRIMARY KEY ({','.join(key)})")
+    return f"CREATE TABLE `{table.name}` (\n" + ",\n".join(lines) + "\n) ENGINE=InnoDB"
 
 def information_schema_row(table: Table, c: Column) -> dict[str, Any]:
     """A row of information_schema.COLUMNS, by column name (upper case)."""

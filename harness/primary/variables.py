@@ -21,8 +21,8 @@ def _common(logs: ServedLogs, server_id: int, port: int) -> dict[str, Value]:
         "port": port,
         "hostname": "localhost",
         "log_bin": 1,
-        "binlog_format": "ROW",
-        "binlog_row_image": "FULL",
+        "binlog_format": logs.recorded_settings.get("binlog_format", "ROW"),
+        "binlog_row_image": logs.recorded_settings.get("binlog_row_image", "FULL"),
         "binlog_checksum": _checksum_name(logs),
         "master_verify_checksum": 0,
         "max_allowed_packet": 67108864,
@@ -35,6 +35,14 @@ def _common(logs: ServedLogs, server_id: int, port: int) -> dict[str, Value]:
         "character_set_connection": "utf8mb4",
         "character_set_results": "utf8mb4",
         "collation_server": "utf8mb4_general_ci",
+        "collation_connection": "utf8mb4_general_ci",
+        "collation_database": "utf8mb4_general_ci",
+        "character_set_database": "utf8mb4",
+        "init_connect": "",
+        "license": "GPL",
+        "lock_wait_timeout": 31536000,
+        "innodb_lock_wait_timeout": 50,
+        "net_buffer_length": 16384,
         "lower_case_table_names": 0,
         "sql_mode": "STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION",
         "time_zone": "SYSTEM",
@@ -65,9 +73,27 @@ def _mysql(logs: ServedLogs) -> dict[str, Value]:
         "gtid_purged": "",
         "binlog_row_metadata": _row_metadata(logs),
         "binlog_transaction_compression": "OFF",
-        "transaction_isolation": "REPEATABLE-READ",
         "default_authentication_plugin": "caching_sha2_password",
+        "performance_schema": "ON",
+        **_mysql_by_version(logs.version),
     }
+
+
+def _mysql_by_version(version: tuple[int, int, int]) -> dict[str, Value]:
+    """Variables MySQL added or removed: transaction_isolation arrived in 5.7.20; tx_isolation and
+    the query cache went in 8.0.3. Connector/J (Debezium's driver) asks @@query_cache_size and
+    @@query_cache_type at connect below 8.0.3, and refuses a server that lacks them: the control
+    experiment (docs/cdc.md) found it against the 5.6 and 5.7 binlogs."""
+    out: dict[str, Value] = {}
+    if version >= (5, 7, 20):
+        out["transaction_isolation"] = "REPEATABLE-READ"
+    if version < (8, 0, 3):
+        out.update(tx_isolation="REPEATABLE-READ", **_QUERY_CACHE)
+    return out
+
+
+# The query cache as MySQL 5.6.8+ and MariaDB start by default: 1 MiB, off.
+_QUERY_CACHE: dict[str, Value] = {"query_cache_size": 1048576, "query_cache_type": "OFF"}
 
 
 def _mariadb(logs: ServedLogs) -> dict[str, Value]:
@@ -84,6 +110,8 @@ def _mariadb(logs: ServedLogs) -> dict[str, Value]:
         "rpl_semi_sync_master_enabled": 0,  # built into MariaDB >= 10.3, off by default
         "rpl_semi_sync_slave_enabled": 0,
         "tx_isolation": "REPEATABLE-READ",
+        "performance_schema": "OFF",  # MariaDB's default
+        **_QUERY_CACHE,
         "transaction_isolation": "REPEATABLE-READ",
         # MariaDB 10.5 added binlog_row_metadata; before it, the variable does not exist.
         **({"binlog_row_metadata": _row_metadata(logs)} if logs.version >= (10, 5, 0) else {}),

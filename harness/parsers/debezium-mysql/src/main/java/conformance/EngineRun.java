@@ -1,0 +1,159 @@
+package conformance;
+
+import io.debezium.engine.DebeziumEngine;
+import io.debezium.engine.RecordChangeEvent;
+import io.debezium.engine.format.ChangeEventFormat;
+import io.debezium.text.MultipleParsingExceptions;
+import io.debezium.embedded.Connect;
+import org.apache.kafka.connect.source.SourceRecord;
+
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/** One request: a fresh embedded engine (ConnectorConfig), started at the case's first binlog
+ * position (SeededOffsets), run until the stream is consumed, then closed.
+ *
+ * The end: Debezium never stops by itself (its binlog client dumps in blocking mode and
+ * reconnects). Its streaming metrics (JMX, same JVM) give the binlog client's file and position,
+ * which the client advances after Debezium's handler has taken the event (and queued its change
+ * records), and the number of change records the streaming source produced. The range is consumed
+ * when the client stands at end_file/end_position and the consumer has received as many records
+ * as the source produced. */
+final class EngineRun {
+    private static final long POLL_MILLIS = 2;
+    private static final long START_MILLIS = 60_000;
+    private static final AtomicLong RUNS = new AtomicLong();
+
+    private final Map<String, Object> source;
+    private final String prefix = "c" + RUNS.incrementAndGet();
+    private final StreamRange range;
+    private final ChangeEvents events;
+    private final AtomicLong received = new AtomicLong();
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private volatile boolean completed;
+
+    private EngineRun(Map<String, Object> source) {
+        this.source = source;
+        this.range = new StreamRange(source);
+        this.events = new ChangeEvents(range);
+    }
+
+    static List<Map<String, Object>> parse(Map<String, Object> source) throws Exception {
+        return new EngineRun(source).run();
+    }
+
+    private List<Map<String, Object>> run() throws Exception {
+        Path dir = Files.createTempDirectory("debezium-conformance");
+        try {
+            return runIn(dir.resolve("schema-history.dat"));
+        } finally {
+            deleteTree(dir);
+        }
+    }
+
+    private List<Map<String, Object>> runIn(Path history) throws Exception {
+        SeededOffsets.seed(ConnectorConfig.ENGINE_NAME, Map.of("server", prefix), Map.of(
+            "file", source.get("file"), "pos", StreamRequest.number(source, "start_position")));
+        DebeziumEngine<RecordChangeEvent<SourceRecord>> engine = DebeziumEngine.create(ChangeEventFormat.of(Connect.class))
+            .using(ConnectorConfig.of(source, prefix, history))
+            .using(this::onCompletion)
+            .notifying(this::onRecord)
+            .build();
+        ExecutorService executor = Executors.newSingleThreadExecutor();
+        try {
+            executor.execute(engine);
+            awaitEnd();
+        } finally {
+            close(engine);
+            executor.shutdownNow();
+        }
+        List<Map<String, Object>> canonical = events.canonical(ColumnCharsets.read(history));
+        Throwable f = failure.get();
+        if (f == null) return canonical;
+        f.printStackTrace(); // to stderr, the adapter's log: the reply carries the innermost cause only
+        System.err.flush();
+        throw new Rejection(rootCause(f), events.lastPosition(), canonical);
+    }
+
+    /** Closes the engine unless it already stopped (a failed engine shuts itself down, and
+     * closing it again throws). */
+    private void close(DebeziumEngine<?> engine) throws java.io.IOException {
+        if (completed) return;
+        try {
+            engine.close();
+        } catch (IllegalStateException alreadyStopped) {
+            // it stopped between the check and the close
+        }
+    }
+
+    private void onRecord(RecordChangeEvent<SourceRecord> change) {
+        if (events.add(change.record())) received.incrementAndGet();
+    }
+
+    private void onCompletion(boolean success, String message, Throwable error) {
+        if (!success) failure.compareAndSet(null, error != null ? error : new IllegalStateException(message));
+        completed = true;
+    }
+
+    /** Until the client stood at (or past) the end with every change record delivered, or the
+     * engine stopped. */
+    private void awaitEnd() throws Exception {
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        ObjectName pattern = new ObjectName("debezium.mysql:type=connector-metrics,context=streaming,server=" + prefix + ",*");
+        long deadline = System.currentTimeMillis() + START_MILLIS;
+        while (!completed) {
+            Set<ObjectName> names = server.queryNames(pattern, null);
+            if (names.isEmpty()) {
+                if (System.currentTimeMillis() > deadline) throw new IllegalStateException("the engine did not start streaming");
+            } else if (consumed(server, names.iterator().next())) {
+                return;
+            }
+            Thread.sleep(POLL_MILLIS);
+        }
+    }
+
+    /** The binlog client stands at or past the end (it advances after Debezium's handler queued
+     * the event's change records), and the consumer has every change record the streaming
+     * source counted (its create, update and delete counters, one per record). */
+    private boolean consumed(MBeanServer server, ObjectName n) throws Exception {
+        String file = (String) server.getAttribute(n, "BinlogFilename");
+        long position = (Long) server.getAttribute(n, "BinlogPosition");
+        if (file == null || !range.atOrPast(file, position)) return false;
+        long produced = 0;
+        for (String counter : List.of("TotalNumberOfCreateEventsSeen", "TotalNumberOfUpdateEventsSeen", "TotalNumberOfDeleteEventsSeen")) {
+            produced += (Long) server.getAttribute(n, counter);
+        }
+        return received.get() >= produced;
+    }
+
+    /** The engine wraps what failed ("An exception occurred in the change event producer"): the
+     * innermost cause says what it was. */
+    private static Throwable rootCause(Throwable t) {
+        while (t.getCause() != null && t.getCause() != t) t = t.getCause();
+        if (t instanceof MultipleParsingExceptions m && !m.getErrors().isEmpty()) return m.getErrors().iterator().next(); // its DDL parser's first error
+        return t;
+    }
+
+    private static void deleteTree(Path dir) throws java.io.IOException {
+        try (var walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
+        }
+    }
+
+    static int serverId() {
+        return ThreadLocalRandom.current().nextInt(0x10000, 0x7FFFFFFF);
+    }
+}

@@ -1,0 +1,20 @@
+package conformance;
+
+import java.util.Map;
+import java.util.Properties;
+
+/** Debezium's MySQL connector as a stream testee: the shared Protocol (jvm-shared/), one embedded
+ * engine per request (EngineRun). Argument: the transport, "stream" (Debezium reads no files). */
+public final class Main {
+    private Main() {}
+
+    @SuppressWarnings("unchecked")
+    public static void main(String[] args) throws Exception {
+        // The binlog client logs through java.util.logging (to stderr): quiet, as slf4j-nop makes
+        // Debezium's own logs; a failure reaches the reply and its stack trace the adapter's log.
+        java.util.logging.LogManager.getLogManager().reset();
+        Properties p = Protocol.adapterProperties();
+        Protocol.serve(p.getProperty("adapter.name"), p.getProperty("library.version"), true, Capabilities.json(),
+            request -> EngineRun.parse((Map<String, Object>) request.get("stream")));
+    }
+}

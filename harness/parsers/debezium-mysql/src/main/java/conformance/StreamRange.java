@@ -1,0 +1,24 @@
+package conformance;
+
+import java.util.Map;
+
+/** The end of a request's range (StreamRequest's end_file/end_position): a place in the binlog
+ * is at or past it when it is in a later file, or in end_file at or after end_position. Binlog
+ * file names of one server share their base name and differ by a zero-padded sequence number,
+ * so they order as text. An end_position of 0 (unknown) is never reached: the primary's end of
+ * the stream is. */
+final class StreamRange {
+    private final String endFile;
+    private final long endPosition;
+
+    StreamRange(Map<String, Object> source) {
+        this.endFile = (String) source.get("end_file");
+        this.endPosition = StreamRequest.number(source, "end_position");
+    }
+
+    boolean atOrPast(String file, long position) {
+        if (endPosition == 0 || endFile == null) return false;
+        int order = file.compareTo(endFile);
+        return order > 0 || (order == 0 && position >= endPosition);
+    }
+}

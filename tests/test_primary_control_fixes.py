@@ -1,0 +1,82 @@
+"""What the control experiment of docs/cdc.md (tests/test_debezium_control.py: Debezium against a
+real server and against harness serve serving that server's binlogs) found the primary answering
+unlike the real server, each checked here without a server:
+
+- binlog_format and binlog_row_image are the case's server's (case.json `config.settings`; ROW
+  and FULL for a bare binlog): Debezium refuses a server that is not ROW/FULL;
+- MySQL before 8.0.3 and MariaDB have the query cache variables Connector/J asks at connect
+  (@@query_cache_size, @@query_cache_type), and tx_isolation / transaction_isolation by version;
+- MariaDB 11.8 answers SHOW BINARY LOG STATUS (Debezium asks it of any version from 8.2 up; real
+  10.5 and 10.11 give ERR 1064, 11.8 the status);
+- SHOW CREATE TABLE of a table the case dropped is its CREATE TABLE as the binlog has it, never
+  the scenario's text with an unexpanded @@PLACEHOLDER@@ (Debezium's DDL parser failed on it)."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pymysql
+import pytest
+
+from harness.primary.served import load
+from harness.primary.variables import system_variables
+
+from .primary_fixtures import serving
+
+CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+
+
+def _variables(case: str) -> dict[str, object]:
+    return system_variables(load([str(CORPUS / case)]), 1, 3306)
+
+
+@pytest.mark.parametrize("case, row_format, row_image", [
+    ("mysql-9.7/json_partial--row-minimal", "ROW", "MINIMAL"),
+    ("mariadb-10.11/load_data--statement", "STATEMENT", "FULL"),
+    ("mysql-8.0/blobs_text--row-noblob", "ROW", "NOBLOB"),
+    ("mariadb-11.8/ddl_dml_basic--mixed", "MIXED", "FULL"),
+    ("mysql-5.6/integers--row", "ROW", "FULL"),
+])
+def test_a_case_is_served_with_its_servers_settings(case: str, row_format: str, row_image: str) -> None:
+    variables = _variables(case)
+    assert (variables["binlog_format"], variables["binlog_row_image"]) == (row_format, row_image)
+
+
+def test_a_bare_binlog_is_row_and_full(tmp_path: Path) -> None:
+    shutil.copy(CORPUS / "mariadb-10.11/load_data--statement/binlog.000001", tmp_path / "binlog.000001")
+    variables = system_variables(load([str(tmp_path / "binlog.000001")]), 1, 3306)
+    assert (variables["binlog_format"], variables["binlog_row_image"]) == ("ROW", "FULL")
+
+
+@pytest.mark.parametrize("case, present, absent", [
+    ("mysql-5.6/integers--row", {"query_cache_size", "query_cache_type", "tx_isolation"}, {"transaction_isolation"}),
+    ("mysql-5.7/json--row", {"query_cache_size", "tx_isolation", "transaction_isolation"}, set()),
+    ("mysql-8.0/json--row", {"transaction_isolation"}, {"query_cache_size", "query_cache_type", "tx_isolation"}),
+    ("mariadb-10.5/integers--row", {"query_cache_size", "query_cache_type"}, set()),
+])
+def test_the_variables_connector_j_asks_exist_where_the_server_has_them(
+        case: str, present: set[str], absent: set[str]) -> None:
+    variables = _variables(case)
+    assert present <= set(variables) and not absent & set(variables)
+
+
+@pytest.mark.parametrize("case, answered", [("mariadb-11.8/integers--row", True),
+                                            ("mariadb-10.11/integers--row", False)])
+def test_show_binary_log_status_on_mariadb(case: str, answered: bool, tmp_path: Path) -> None:
+    with serving([CORPUS / case], tmp_path, password="pw") as served:
+        conn = pymysql.connect(host=served.host, port=served.port, user="root", password="pw")
+        with conn.cursor() as cur:
+            if answered:
+                cur.execute("SHOW BINARY LOG STATUS")
+                assert cur.fetchone()[:2] == ("binlog.000001", (CORPUS / case / "binlog.000001").stat().st_size)
+            else:
+                with pytest.raises(pymysql.err.ProgrammingError, match="1064"):
+                    cur.execute("SHOW BINARY LOG STATUS")
+        conn.close()
+
+
+def test_a_dropped_tables_create_statement_is_the_one_the_server_ran() -> None:
+    table = load([str(CORPUS / "mysql-9.7/enum_set_bit--row")]).table("es", "e")
+    assert table is not None and table.create_statement is not None
+    assert "@@" not in table.create_statement and "e2 ENUM('m1', 'm2'," in table.create_statement
+    assert table.create_statement.upper().startswith("CREATE TABLE")
