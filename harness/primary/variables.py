@@ -81,14 +81,14 @@ def _mysql(logs: ServedLogs) -> dict[str, Value]:
 
 
 def _mysql_by_version(version: tuple[int, int, int]) -> dict[str, Value]:
-    """What came and went between 5.6 and 9.x: the query cache went in 8.0; tx_isolation became
-    transaction_isolation (both from 5.7.20, the old name gone in 8.0.3). Connector/J asks for
-    the old names of a server before 8.0.3."""
+    """What came and went between 5.6 and 9.x: the query cache and tx_isolation went in 8.0.3
+    (transaction_isolation came in 5.7.20). Connector/J asks for the old names of a server
+    before 8.0.3."""
     out: dict[str, Value] = {}
-    if version < (8, 0, 0):
-        out.update(query_cache_size=1048576, query_cache_type="OFF")
     if version < (8, 0, 3):
-        out["tx_isolation"] = "REPEATABLE-READ"
+        out.update(query_cache_size=1048576, query_cache_type="OFF", tx_isolation="REPEATABLE-READ")
+    if version < (5, 5, 0):  # its error-message directory, which Connector/J reads from 5.1 servers
+        out["language"] = "/usr/share/mysql/english/"
     return out
 
 
