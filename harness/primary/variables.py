@@ -89,6 +89,8 @@ def _mysql_by_version(version: tuple[int, int, int]) -> dict[str, Value]:
         out["transaction_isolation"] = "REPEATABLE-READ"
     if version < (8, 0, 3):
         out.update(tx_isolation="REPEATABLE-READ", **_QUERY_CACHE)
+    if version < (5, 5, 0):  # its error-message directory, which Connector/J reads from 5.1 servers
+        out["language"] = "/usr/share/mysql/english/"
     return out
 
 

@@ -32,6 +32,9 @@ final class Capabilities {
         c.put("every_event", false);
         c.put("partial_events", true);
         c.put("row_values", ROW_VALUE_TYPES.stream().map(t -> "MYSQL_TYPE_" + t).toList());
+        // Debezium's schema is what the primary answers to SHOW FULL TABLES / SHOW CREATE TABLE: a
+        // case with a table no schema source describes cannot be served to it
+        c.put("schema_lookups", true);
         return c;
     }
 }

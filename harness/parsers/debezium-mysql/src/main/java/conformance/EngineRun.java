@@ -4,6 +4,7 @@ import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;
 import io.debezium.engine.format.ChangeEventFormat;
 import io.debezium.text.MultipleParsingExceptions;
+import io.debezium.text.ParsingException;
 import io.debezium.embedded.Connect;
 import org.apache.kafka.connect.source.SourceRecord;
 
@@ -140,11 +141,15 @@ final class EngineRun {
     }
 
     /** The engine wraps what failed ("An exception occurred in the change event producer"): the
-     * innermost cause says what it was. */
+     * innermost cause says what it was, except under a DDL parse error, whose own message names
+     * the statement (its cause is the grammar's exception, without a message). */
     private static Throwable rootCause(Throwable t) {
-        while (t.getCause() != null && t.getCause() != t) t = t.getCause();
-        if (t instanceof MultipleParsingExceptions m && !m.getErrors().isEmpty()) return m.getErrors().iterator().next(); // its DDL parser's first error
-        return t;
+        while (true) {
+            if (t instanceof MultipleParsingExceptions m && !m.getErrors().isEmpty()) return m.getErrors().iterator().next();
+            if (t instanceof ParsingException) return t; // its DDL parser: the message names the statement
+            if (t.getCause() == null || t.getCause() == t) return t;
+            t = t.getCause();
+        }
     }
 
     private static void deleteTree(Path dir) throws java.io.IOException {

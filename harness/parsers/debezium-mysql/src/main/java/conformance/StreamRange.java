@@ -4,9 +4,9 @@ import java.util.Map;
 
 /** The end of a request's range (StreamRequest's end_file/end_position): a place in the binlog
  * is at or past it when it is in a later file, or in end_file at or after end_position. Binlog
- * file names of one server share their base name and differ by a zero-padded sequence number,
- * so they order as text. An end_position of 0 (unknown) is never reached: the primary's end of
- * the stream is. */
+ * files order by their sequence number (the extension): a served file may carry another name
+ * than the one its last Rotate names next (`x.000001` rotating to `binlog.000002`). An
+ * end_position of 0 (unknown) is never reached: the primary's end of the stream is. */
 final class StreamRange {
     private final String endFile;
     private final long endPosition;
@@ -18,7 +18,16 @@ final class StreamRange {
 
     boolean atOrPast(String file, long position) {
         if (endPosition == 0 || endFile == null) return false;
-        int order = file.compareTo(endFile);
+        int order = file.equals(endFile) ? 0 : Long.compare(sequence(file), sequence(endFile));
+        if (order == 0 && !file.equals(endFile)) order = file.compareTo(endFile);
         return order > 0 || (order == 0 && position >= endPosition);
+    }
+
+    private static long sequence(String file) {
+        try {
+            return Long.parseLong(file.substring(file.lastIndexOf('.') + 1));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 }
