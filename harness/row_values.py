@@ -31,15 +31,18 @@ class Table:
     name: str                      # schema.table
     type_names: tuple[str, ...]    # MYSQL_TYPE_* per column
     column_names: tuple[str, ...]  # empty when the binlog does not carry them
+    signedness_known: bool = True  # the Table_map carries SIGNEDNESS (MySQL 8.0.1+, FULL metadata)
 
     @classmethod
     def from_table_map(cls, body: dict[str, Any]) -> "Table":
         names: tuple[str, ...] = ()
-        for meta in body.get("optional_metadata") or ():
-            if isinstance(meta, dict) and meta.get("name") == "COLUMN_NAME":
+        metadata = [m for m in body.get("optional_metadata") or () if isinstance(m, dict)]
+        for meta in metadata:
+            if meta.get("name") == "COLUMN_NAME":
                 names = tuple(str(n) for n in meta.get("value") or ())
         return cls(f"{body.get('schema')}.{body.get('table')}",
-                   tuple(str(t) for t in body.get("column_type_names") or ()), names)
+                   tuple(str(t) for t in body.get("column_type_names") or ()), names,
+                   any(m.get("name") == "SIGNEDNESS" for m in metadata))
 
 
 def tables_of(events: list[dict[str, Any]]) -> dict[int, Table]:
@@ -66,6 +69,23 @@ def _same(a: Any, b: Any) -> bool:
     if isinstance(a, bool) or isinstance(b, bool):
         return type(a) is type(b) and a == b
     return a == b
+
+
+# Integer column widths, for reading a value the other way round (signed <-> unsigned).
+_INTEGER_BITS = {"MYSQL_TYPE_TINY": 8, "MYSQL_TYPE_SHORT": 16, "MYSQL_TYPE_INT24": 24,
+                 "MYSQL_TYPE_LONG": 32, "MYSQL_TYPE_LONGLONG": 64}
+
+
+def _same_bits(expected: Any, actual: Any, type_name: str, table: Table) -> bool:
+    """Where the binlog does not say whether an integer column is UNSIGNED (no SIGNEDNESS
+    metadata: MySQL before 8.0.1, MINIMAL metadata, MariaDB), the oracle reads the stored bits
+    signed, as mysqlbinlog does; a parser that knows the table's DDL (a schema lookup) may read
+    them unsigned. Both are the same stored value, so either reading is accepted there, and only
+    there."""
+    bits = _INTEGER_BITS.get(type_name)
+    if table.signedness_known or bits is None or type(expected) is not int or type(actual) is not int:
+        return False
+    return expected < 0 and actual == expected + (1 << bits)
 
 
 def _image(row: Any, key: str) -> dict[str, Any] | None:
@@ -121,7 +141,7 @@ def _image_diffs(image_path: str, exp_image: dict[str, Any], act_image: dict[str
         else:
             actual = act_values[k] if k < len(act_values) else "<absent>"
         e, a = plain(expected), plain(actual)
-        if not _same(e, a):
+        if not _same(e, a) and not _same_bits(e, a, type_name, table):
             label = f" `{name}`" if name else ""
             yield (f"{image_path}.values[{k}] {type_name.removeprefix('MYSQL_TYPE_')}", e, a,
                    f"{table.name} column {column}{label}")

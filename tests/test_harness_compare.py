@@ -180,3 +180,20 @@ def test_events_inside_a_compressed_transaction_are_compared():
     nested = events[k]["body"]["events"]
     assert [str(d) for d in diffs] == [f"event @{events[k]['position']} TRANSACTION_PAYLOAD_EVENT "
                                        f"body.events[{i}] {e['type']}: missing" for i, e in enumerate(nested)]
+
+
+def test_an_integer_is_read_either_way_only_where_the_binlog_does_not_say_its_signedness():
+    """MySQL 5.7 writes no SIGNEDNESS metadata: the oracle reads TINYINT UNSIGNED 255 as -1, as
+    mysqlbinlog does, and a parser that looked the table up reads 255. Both are accepted there;
+    any other number is not, and on 9.7 (SIGNEDNESS present) only the column's own reading is."""
+    path = Path(__file__).resolve().parents[1] / "corpus/mysql-5.7/integers--row/binlog.000001.expected.jsonl"
+    events = [json.loads(line) for line in path.read_text().splitlines()]
+    k = next(i for i, e in enumerate(events) if e["type"] == "WRITE_ROWS_EVENT"
+             and e["body"]["rows"][0]["values"][1] == -1)
+    assert compare_events(events, [*events[:k], with_value(events[k], 1, 255), *events[k + 1:]], FULL) == []
+    (d,) = compare_events(events, [*events[:k], with_value(events[k], 1, 254), *events[k + 1:]], FULL)
+    assert "expected -1, got 254" in str(d)
+    known = case_events("integers--row")  # MySQL 9.7, FULL metadata: SIGNEDNESS says UNSIGNED
+    j = unsigned_write(known)
+    (d,) = compare_events(known, [*known[:j], with_value(known[j], 1, -1), *known[j + 1:]], FULL)
+    assert "expected 255, got -1" in str(d)

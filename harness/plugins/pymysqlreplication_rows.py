@@ -95,7 +95,15 @@ def canonical_value(value: Any, col: Any, none_source: str | None) -> Any:
             return tagged("unrepresentable", none_source)
         return 0 if none_source == _EMPTY_SET else None
     convert = _BY_PYTHON_TYPE.get(type(value))
-    return convert(value, col) if convert else repr(value)
+    return convert(value, col) if convert else _unmapped(value)
+
+
+def _unmapped(value: Any) -> dict[str, Any]:
+    """A Python form with no canonical mapping (a JsonDiff, a dict): tagged "unmapped", as the
+    other adapters do, with the object's attributes rather than repr(), which may carry a memory
+    address and so differ from run to run."""
+    shown = vars(value) if hasattr(value, "__dict__") else value
+    return tagged("unmapped", f"{type(value).__name__} {shown!r}")
 
 
 def _present(bitmap: bytes, n: int) -> list[int]:
