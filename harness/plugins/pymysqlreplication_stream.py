@@ -11,9 +11,11 @@ then the library's decoding, not its filters. `annotate_rows_event=True` is pass
 library sends its flag (BINLOG_SEND_ANNOTATE_ROWS_EVENT) only with `is_mariadb=True`, as its
 documentation pairs them, and its MariaDB dump names no file: from `auto_position`, or without it
 from the server's first binlog (tests/test_findings_pymysqlreplication_alone.py, 11a). So on a
-MariaDB server, a stream that starts at the first binlog is read as a MariaDB user reads it
-(`is_mariadb=True`: the Annotate_rows come); one that starts in a later file stays a
-file/position dump, without them (finding 11a, a limit). Events are mapped by the file adapter's code
+MariaDB server, a stream is read as a MariaDB user reads it (`is_mariadb=True`: the
+Annotate_rows come): from the first binlog without `auto_position`, from a later file with the
+GTID position SELECT BINLOG_GTID_POS gives for its start; where that is empty (no GTIDs), or on
+MariaDB 11.4+ (whose GTID start skips a file's first events), it stays a file/position dump,
+without them (finding 11a, a limit). Events are mapped by the file adapter's code
 (`canonical_event`, CAPABILITIES), so both transports report the same things the same way.
 
 Left out, because they are not in the file but made by the sender: the artificial Rotate a
@@ -32,6 +34,7 @@ any other exception is a crash of the library."""
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 from oracle.event_types import HeaderFlag
@@ -45,6 +48,10 @@ ROTATE_EVENT, FORMAT_DESCRIPTION_EVENT, HEARTBEAT_LOG_EVENT = 4, 15, 27
 RESENT = (ROTATE_EVENT, FORMAT_DESCRIPTION_EVENT)
 LOG_EVENT_ARTIFICIAL_F = HeaderFlag.LOG_EVENT_ARTIFICIAL_F
 CONNECT_TIMEOUT = 10
+# MariaDB 11.4+ looks a GTID start up in its GTID index and sends the file from after its
+# Gtid_list (harness/primary/mariadb.py gtid_index_start): a range that starts at a file's first
+# event cannot be asked for by GTID there.
+GTID_INDEX_SINCE = (11, 4, 0)
 
 
 def _reader(source: StreamSource) -> Any:
@@ -52,29 +59,45 @@ def _reader(source: StreamSource) -> Any:
     from pymysqlreplication import BinLogStreamReader
     settings = {"host": source.host, "port": source.port, "user": source.user,
                 "passwd": source.password, "connect_timeout": CONNECT_TIMEOUT}
+    is_mariadb, gtid = _mariadb_start(settings, source)
     return BinLogStreamReader(
         connection_settings=settings, server_id=random.randint(0x10000, 0x7FFFFFFF),
         log_file=source.file, log_pos=source.start_position, resume_stream=True,
         end_log_pos=source.end_position or None, blocking=False,
         only_events=list(every_event_class(pymysqlreplication)), filter_non_implemented_events=False,
-        annotate_rows_event=True, is_mariadb=_from_mariadbs_first_binlog(settings, source))
+        annotate_rows_event=True, is_mariadb=is_mariadb, auto_position=gtid)
 
 
-def _from_mariadbs_first_binlog(settings: dict[str, Any], source: StreamSource) -> bool:
-    """A MariaDB server, read from the start of its first binlog (what the library's MariaDB
-    dump without auto_position reads), as its user finds out: SELECT VERSION(), SHOW BINARY LOGS."""
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in re.findall(r"\d+", text.split("-")[0])[:3])
+
+
+def _mariadb_start(settings: dict[str, Any], source: StreamSource) -> tuple[bool, str | None]:
+    """How a MariaDB user starts the library's MariaDB dump (which names no file) where the
+    stream starts, as the user finds out: SELECT VERSION(), SHOW BINARY LOGS. At the start of the
+    server's first binlog: no auto_position (the dump reads from there). Elsewhere: the GTID
+    position of that place, from SELECT BINLOG_GTID_POS(file, pos) (MariaDB's documented way from
+    a file/position to a GTID start). (False, None): a MySQL server, or no GTID to start from,
+    where the file/position dump stays (without Annotate_rows: finding 11a)."""
     import pymysql
     conn = pymysql.connect(**settings)
     try:
         with conn.cursor() as cur:
             cur.execute("SELECT VERSION()")
             version = str(cur.fetchone()[0])
+            if "mariadb" not in version.lower():
+                return False, None
             cur.execute("SHOW BINARY LOGS")
             first = cur.fetchone()
+            if first is not None and first[0] == source.file and source.start_position <= 4:
+                return True, None
+            if _version(version) >= GTID_INDEX_SINCE:
+                return False, None  # its GTID start skips the file's first events: no GTID gives the range
+            cur.execute("SELECT BINLOG_GTID_POS(%s, %s)", (source.file, source.start_position))
+            gtid = cur.fetchone()[0]
     finally:
         conn.close()
-    return "mariadb" in version.lower() and first is not None and first[0] == source.file \
-        and source.start_position <= 4
+    return (True, gtid) if gtid else (False, None)
 
 
 def _from_file(w: Any) -> bool:

@@ -12,6 +12,7 @@ from typing import Callable, Iterator
 from oracle.wire.packets import ErrPacket, OkPacket
 
 from . import catalog, tables
+from .gtid_pos import binlog_gtid_pos
 from .resultset import ResultSet, Value
 from .sqltext import split_top_level
 from .client_groups import ClientGroups
@@ -205,6 +206,13 @@ def answer_binary_logs(s: QuerySession, m: re.Match[str]) -> Reply:
 ER_ERROR_WHEN_EXECUTING_COMMAND = 1220
 
 
+def answer_binlog_gtid_pos(s: QuerySession, m: re.Match[str]) -> Reply:
+    """MariaDB's SELECT BINLOG_GTID_POS('file', pos): NULL for a file the server does not have."""
+    served = next((f for f in s.logs.files if f.name == m["file"]), None)
+    value = binlog_gtid_pos(served.path, int(m["pos"])) if served is not None else None
+    return ResultSet([m["expr"]], [[value]])
+
+
 def answer_show_binlog_events(s: QuerySession, m: re.Match[str]) -> Reply:
     """The real server's answer, recorded with the case (case.json `server_events`): each event
     with its start, end, type and Info; a Transaction_payload's events follow it, at its end.
@@ -380,6 +388,8 @@ STATEMENTS: tuple[Statement, ...] = (
     Statement(_p(r"SHOW\s+(?:GLOBAL\s+|SESSION\s+)?VARIABLES\s+WHERE\s+Variable_name\s+IN\s*\((?P<names>[^)]*)\)"),
               answer_show_variables_in),
     Statement(_p(r"SELECT\s+(?P<exprs>[\w\s,.]+?)\s+FROM\s+`?information_schema`?\.`?schemata`?"), answer_schemata),
+    Statement(_p(r"SELECT\s+(?P<expr>BINLOG_GTID_POS\s*\(\s*'(?P<file>[^']*)'\s*,\s*(?P<pos>\d+)\s*\))"),
+              answer_binlog_gtid_pos, _mariadb_at_least((10, 0, 2))),
     Statement(_p(r"SELECT\s+(?P<exprs>(?:(?!\bFROM\b).)+?)(?:\s+LIMIT\s+\d+)?"), answer_select),
     Statement(_p(r"SHOW\s+(?:GLOBAL\s+|SESSION\s+)?VARIABLES(?:\s+LIKE\s+'(?P<like>[^']*)'"
                  r"|\s+WHERE\s+Variable_name\s*=\s*'(?P<name>[^']*)')?"), answer_show_variables),
