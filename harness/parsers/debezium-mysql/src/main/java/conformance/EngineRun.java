@@ -42,6 +42,12 @@ final class EngineRun {
      * delivered, no error), instead of the harness's 60 s timeout. Delivery takes one poll
      * interval (0.5 s) otherwise. */
     private static final long UNDELIVERED_MILLIS = 10_000;
+    /** How long a request stays open once the range is consumed: a row Debezium fails on is
+     * reported by its binlog client's listener to the error handler, which the engine's task
+     * sees at its next poll, while the client reads on to the end; without this wait the outcome
+     * of such a case depended on which came first (seen on gh-ost's mysql-bin.000066: the
+     * failure, or the stream without the rows it failed on). */
+    private static final long FAILURE_GRACE_MILLIS = 250;
     private static final AtomicLong RUNS = new AtomicLong();
 
     private final Map<String, Object> source;
@@ -130,7 +136,10 @@ final class EngineRun {
                 if (now > deadline) throw new IllegalStateException("the engine did not start streaming");
             } else {
                 long missing = missing(server, names.iterator().next());
-                if (missing == 0) return;
+                if (missing == 0) {
+                    awaitLateFailure();
+                    return;
+                }
                 long got = received.get();
                 if (missing < 0 || got != receivedThen) {
                     waitingSince = now;
@@ -144,6 +153,12 @@ final class EngineRun {
             }
             Thread.sleep(POLL_MILLIS);
         }
+    }
+
+    /** FAILURE_GRACE_MILLIS for the engine to report a failure the consumed range still holds. */
+    private void awaitLateFailure() throws InterruptedException {
+        long until = System.currentTimeMillis() + FAILURE_GRACE_MILLIS;
+        while (!completed && failure.get() == null && System.currentTimeMillis() < until) Thread.sleep(POLL_MILLIS);
     }
 
     /** -1 until the binlog client stands at or past the end (it advances after Debezium's handler
