@@ -135,7 +135,15 @@ final class EngineRun {
             if (names.isEmpty()) {
                 if (now > deadline) throw new IllegalStateException("the engine did not start streaming");
             } else {
-                long missing = missing(server, names.iterator().next());
+                long missing;
+                try {
+                    missing = missing(server, names.iterator().next());
+                } catch (javax.management.InstanceNotFoundException stopping) {
+                    // the engine unregistered its metrics between the query and the read: it is
+                    // stopping (a failure, seen on a DDL it could not parse); onCompletion follows
+                    Thread.sleep(POLL_MILLIS);
+                    continue;
+                }
                 if (missing == 0) {
                     awaitLateFailure();
                     return;
