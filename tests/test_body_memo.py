@@ -118,4 +118,4 @@ def test_event_at_from_a_seed_is_the_parsed_event_of_its_mutants(path: Path) -> 
                 if got is not None:
                     assert got == want == events[i]
                     checked += 1
-    assert checked > 50
+    assert checked > min(50, 5 * len(seed.events))  # a tiny seed (a minimised fuzz reproducer) has few events
