@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 
 from generators.profiles import LOCAL_PROFILES
-from harness.runtimes.base import PARSERS_DIR, BuildError
 from harness.runtimes.jvm import RUNTIME
 from oracle.decoder import decode_file
 
-from .server_fixtures import missing, replication_user_sql, start_server
+from .parser_builds import built_folder
+from .server_fixtures import replication_user_sql, start_server
 
 pytestmark = pytest.mark.server
 __all__ = ["start_server"]
@@ -33,14 +33,7 @@ GTIDS = {"gtid_mode": "ON", "enforce_gtid_consistency": "ON"}
 @pytest.fixture(scope="module")
 def adapter() -> list[str]:
     """The adapter's argv, built into the cache (once per machine)."""
-    tool = RUNTIME.missing_tool()
-    if tool:
-        missing(tool)
-    try:
-        built = RUNTIME.build(PARSERS_DIR / "debezium-mysql", lambda line: None)
-    except BuildError as e:
-        missing(f"debezium-mysql does not build here: {e}")
-    return RUNTIME.command(built)
+    return RUNTIME.command(built_folder(RUNTIME, "debezium-mysql"))
 
 
 def engine_stream(argv: list[str], port: int, file: str, end: int, overrides: str = "") -> dict[str, Any]:

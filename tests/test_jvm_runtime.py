@@ -13,11 +13,11 @@ import pytest
 
 from harness.compare import compare_events
 from harness.plugins.base import Capabilities
-from harness.runtimes.base import PARSERS_DIR, BuildError, cache_root
+from harness.runtimes.base import PARSERS_DIR, cache_root
 from harness.runtimes.jvm import RUNTIME, maven_repository
 from oracle.decoder import decode_file
 
-from .server_fixtures import missing
+from .parser_builds import built_folder
 
 DEBEZIUM = PARSERS_DIR / "mysql-binlog-connector-java"
 ZENDESK = PARSERS_DIR / "mysql-binlog-connector-java-zendesk"
@@ -57,14 +57,7 @@ def test_builds_go_to_the_cache():
 
 @pytest.fixture(scope="module")
 def debezium_adapter() -> list[str]:
-    tool = RUNTIME.missing_tool()
-    if tool:
-        missing(tool)
-    try:
-        return RUNTIME.command(RUNTIME.build(DEBEZIUM, lambda line: None))
-    except BuildError as e:
-        missing(f"{DEBEZIUM.name} does not build here: {e}")
-        raise
+    return RUNTIME.command(built_folder(RUNTIME, DEBEZIUM.name))
 
 
 def test_file_testee_reports_the_corpus_as_the_oracle(debezium_adapter, tmp_path):

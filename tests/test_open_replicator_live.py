@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 
 from generators.profiles import LOCAL_PROFILES
-from harness.runtimes.base import PARSERS_DIR, BuildError
 from harness.runtimes.jvm import RUNTIME
 from oracle.decoder import decode_file
 
 from .library_alone.binlogs import closed_copy
-from .server_fixtures import missing, replication_user_sql, start_server
+from .parser_builds import built_folder
+from .server_fixtures import replication_user_sql, start_server
 from .test_binlog_connector_java_live import PASSWORD, USER, dump, library_stream, rows_of
 
 pytestmark = pytest.mark.server
@@ -30,14 +30,7 @@ CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 
 @pytest.fixture(scope="module")
 def adapter() -> list[str]:
-    tool = RUNTIME.missing_tool()
-    if tool:
-        missing(tool)
-    try:
-        return RUNTIME.command(RUNTIME.build(PARSERS_DIR / "open-replicator", lambda line: None))
-    except BuildError as e:
-        missing(f"open-replicator does not build here: {e}")
-        raise
+    return RUNTIME.command(built_folder(RUNTIME, "open-replicator"))
 
 
 def library_file(argv: list[str], path: Path) -> dict[str, Any]:
