@@ -197,3 +197,23 @@ def test_an_integer_is_read_either_way_only_where_the_binlog_does_not_say_its_si
     j = unsigned_write(known)
     (d,) = compare_events(known, [*known[:j], with_value(known[j], 1, -1), *known[j + 1:]], FULL)
     assert "expected 255, got -1" in str(d)
+
+
+def test_a_57_binary_string_in_json_is_accepted_as_mysqlbinlog_or_as_its_writer_prints_it():
+    """MySQL 5.7 stores CAST(x'00ff' AS BINARY) inside JSON as an opaque VAR_STRING: mysqlbinlog
+    9.7 prints its raw bytes (the oracle's json_bytes), the 5.7 server base64:type253:AP8=
+    (mysql_common's and go-mysql's reading). Both are accepted; another value is not."""
+    path = Path(__file__).resolve().parents[1] / "corpus/mysql-5.7/json--row/binlog.000001.expected.jsonl"
+    events = [json.loads(line) for line in path.read_text().splitlines()]
+    k = next(i for i, e in enumerate(events) if e["type"] == "WRITE_ROWS_EVENT"
+             and e["body"]["rows"][0]["values"][1]["type"] == "json_bytes")
+    text = ('{"bin": "base64:type253:AP8=", "date": "2024-02-29", "time": "-12:34:56.789000", '
+            '"decimal": -123.456, "datetime": "2024-02-29 12:34:56.123456"}')
+    spelled = [*events[:k], with_value(events[k], 1, {"type": "json", "value": text}), *events[k + 1:]]
+    assert compare_events(events, spelled, FULL) == []
+    wrong = text.replace("AP8=", "AP4=")
+    (d,) = compare_events(events, [*events[:k], with_value(events[k], 1, {"type": "json", "value": wrong}),
+                                   *events[k + 1:]], FULL)
+    assert "JSON" in str(d)
+    (d,) = compare_events(events, [*events[:k], with_value(events[k], 1, None), *events[k + 1:]], FULL)
+    assert "got None" in str(d)
