@@ -218,6 +218,11 @@ FINDINGS = [
               "INSERT INTO {t} VALUES (1, REPEAT('a', 100)); SET GLOBAL log_bin_compress = OFF",
               failed_with("unexpected"), "INSERT INTO {t} VALUES (2, REPEAT('b', 100))", values("id", 2))
       for p in (GO_JS, GO_NODE)],
+    # Their Config has no flavor: canal's default "mysql" never sets @mariadb_slave_capability.
+    *[Finding(f"mariadb-xa-without-slave-capability[{p}]", p, "mariadb", "CREATE TABLE {t} (id INT PRIMARY KEY)",
+              "XA START 'x'; INSERT INTO {t} VALUES (1); XA END 'x'; XA PREPARE 'x'; XA COMMIT 'x'",
+              failed_with("Failed to replace GTID event"), "INSERT INTO {t} VALUES (2)", values("id", 2))
+      for p in (GO_JS, GO_NODE)],
     *[Finding(f"vector-not-decoded[{p}]", p, "mysql", "CREATE TABLE {t} (id INT PRIMARY KEY, v VECTOR(2), n INT)",
               "INSERT INTO {t} (id, v) VALUES (1, STRING_TO_VECTOR('[1,2]'))", failed_with("unexpected"),
               "INSERT INTO {t} (id, n) VALUES (2, 5)", values("n", 5)) for p in (GO_JS, GO_NODE)],
