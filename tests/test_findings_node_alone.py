@@ -44,11 +44,12 @@ class Finding:
 @pytest.fixture(scope="module")
 def servers(installed: None) -> Iterator[Callable[[str], Server]]:
     """servers(kind) -> that server ("mysql": MySQL 9.7, "mariadb": MariaDB 10.11, "mysql-5.6",
-    "mysql-5.7", "mysql-8.0": those versions with their defaults; all in row format; and the
-    servers of SETTINGS, below)."""
+    "mysql-5.7", "mysql-8.0", "mariadb-11.8": those versions with their defaults; all in row format;
+    and the servers of SETTINGS, below)."""
     row = {"binlog_format": "ROW"}
     with lazy_servers({"mysql": ("mysql-9.7", {}), "mariadb": ("mariadb-10.11", row), "mysql-5.6": ("mysql-5.6", row),
                        "mysql-5.7": ("mysql-5.7", row), "mysql-8.0": ("mysql-8.0", {}),
+                       "mariadb-11.8": ("mariadb-11.8", row),
                        **{s.kind: s.server for s in SETTINGS}}, USER, PASSWORD) as get:
         yield get
 
@@ -217,6 +218,13 @@ FINDINGS = [
               "SET GLOBAL log_bin_compress = ON; SET GLOBAL log_bin_compress_min_len = 10; "
               "INSERT INTO {t} VALUES (1, REPEAT('a', 100)); SET GLOBAL log_bin_compress = OFF",
               failed_with("unexpected"), "INSERT INTO {t} VALUES (2, REPEAT('b', 100))", values("id", 2))
+      for p in (GO_JS, GO_NODE)],
+    # MariaDB's VECTOR travels as a binary VARCHAR: its float bytes read as text, as VARBINARY above.
+    *[Finding(f"mariadb-vector-bytes-as-u+fffd[{p}]", p, "mariadb-11.8",
+              "CREATE TABLE {t} (id INT PRIMARY KEY, v VECTOR(3) NOT NULL)",
+              "INSERT INTO {t} VALUES (1, VEC_FromText('[1, 2.5, -3]'))",
+              values("v", "\x00\x00\ufffd?\x00\x00 @\x00\x00@\ufffd"),
+              "INSERT INTO {t} VALUES (2, VEC_FromText('[0, 0, 0]'))", values("v", "\x00" * 12))
       for p in (GO_JS, GO_NODE)],
     # Their Config has no flavor: canal's default "mysql" never sets @mariadb_slave_capability.
     *[Finding(f"mariadb-xa-without-slave-capability[{p}]", p, "mariadb", "CREATE TABLE {t} (id INT PRIMARY KEY)",
