@@ -44,10 +44,13 @@ class Finding:
 @pytest.fixture(scope="module")
 def servers(installed: None) -> Iterator[Callable[[str], Server]]:
     """servers(kind) -> that server ("mysql": MySQL 9.7, "mariadb": MariaDB 10.11, "mysql-5.6",
-    "mysql-5.7", "mysql-8.0": those versions with their defaults; all in row format)."""
+    "mysql-5.7", "mysql-8.0", "mariadb-11.8": those versions with their defaults; all in row format;
+    and the servers of SETTINGS, below)."""
     row = {"binlog_format": "ROW"}
     with lazy_servers({"mysql": ("mysql-9.7", {}), "mariadb": ("mariadb-10.11", row), "mysql-5.6": ("mysql-5.6", row),
-                       "mysql-5.7": ("mysql-5.7", row), "mysql-8.0": ("mysql-8.0", {})}, USER, PASSWORD) as get:
+                       "mysql-5.7": ("mysql-5.7", row), "mysql-8.0": ("mysql-8.0", {}),
+                       "mariadb-11.8": ("mariadb-11.8", row),
+                       **{s.kind: s.server for s in SETTINGS}}, USER, PASSWORD) as get:
         yield get
 
 
@@ -216,6 +219,18 @@ FINDINGS = [
               "INSERT INTO {t} VALUES (1, REPEAT('a', 100)); SET GLOBAL log_bin_compress = OFF",
               failed_with("unexpected"), "INSERT INTO {t} VALUES (2, REPEAT('b', 100))", values("id", 2))
       for p in (GO_JS, GO_NODE)],
+    # MariaDB's VECTOR travels as a binary VARCHAR: its float bytes read as text, as VARBINARY above.
+    *[Finding(f"mariadb-vector-bytes-as-u+fffd[{p}]", p, "mariadb-11.8",
+              "CREATE TABLE {t} (id INT PRIMARY KEY, v VECTOR(3) NOT NULL)",
+              "INSERT INTO {t} VALUES (1, VEC_FromText('[1, 2.5, -3]'))",
+              values("v", "\x00\x00\ufffd?\x00\x00 @\x00\x00@\ufffd"),
+              "INSERT INTO {t} VALUES (2, VEC_FromText('[0, 0, 0]'))", values("v", "\x00" * 12))
+      for p in (GO_JS, GO_NODE)],
+    # Their Config has no flavor: canal's default "mysql" never sets @mariadb_slave_capability.
+    *[Finding(f"mariadb-xa-without-slave-capability[{p}]", p, "mariadb", "CREATE TABLE {t} (id INT PRIMARY KEY)",
+              "XA START 'x'; INSERT INTO {t} VALUES (1); XA END 'x'; XA PREPARE 'x'; XA COMMIT 'x'",
+              failed_with("Failed to replace GTID event"), "INSERT INTO {t} VALUES (2)", values("id", 2))
+      for p in (GO_JS, GO_NODE)],
     *[Finding(f"vector-not-decoded[{p}]", p, "mysql", "CREATE TABLE {t} (id INT PRIMARY KEY, v VECTOR(2), n INT)",
               "INSERT INTO {t} (id, v) VALUES (1, STRING_TO_VECTOR('[1,2]'))", failed_with("unexpected"),
               "INSERT INTO {t} (id, n) VALUES (2, 5)", values("n", 5)) for p in (GO_JS, GO_NODE)],
@@ -324,3 +339,55 @@ def test_go_mysql_rows_that_come_with_connect_ok_are_lost(package: str, servers)
                       env={"NODE_OPTIONS": f"-r {BUSY_AFTER_SPAWN}"})
     assert column("id", control) == [1]
     assert rows(shown) == [] and end(shown) == "quiet", shown
+
+
+@dataclass(frozen=True)
+class ServerSetting:
+    """A server started with `variable = value` (servers(kind)), the ROW / FULL server of the
+    same flavor its control runs on, and what create() is rejected with there (None: the row is read)."""
+    kind: str
+    server: tuple[str, dict[str, str]]  # (profile, settings) as lazy_servers takes them
+    control_kind: str
+    variable: str
+    value: str
+    refusal: str | None
+
+
+SETTINGS = (
+    ServerSetting("mysql-statement", ("mysql-9.7", {"binlog_format": "STATEMENT"}), "mysql", "binlog_format",
+                  "STATEMENT", "binlog must ROW format, but STATEMENT now"),
+    ServerSetting("mariadb-mixed", ("mariadb-10.11", {}), "mariadb", "binlog_format", "MIXED",  # its default
+                  "binlog must ROW format, but MIXED now"),
+    ServerSetting("mysql-minimal", ("mysql-9.7", {"binlog_row_image": "MINIMAL"}), "mysql", "binlog_row_image",
+                  "MINIMAL", None),
+    ServerSetting("mysql-noblob", ("mysql-9.7", {"binlog_row_image": "NOBLOB"}), "mysql", "binlog_row_image",
+                  "NOBLOB", None),
+)
+
+
+def create_rejected(lines: Lines) -> str | None:
+    """What the wrapper's create() was rejected with (go_mysql.js), if it was."""
+    return next((ln["error"] for ln in lines if ln.get("rejected") == "create"), None)
+
+
+@pytest.mark.parametrize("setting", SETTINGS, ids=[f"{s.variable}={s.value}" for s in SETTINGS])
+@pytest.mark.parametrize("package", (GO_JS, GO_NODE))
+def test_go_mysql_canal_requires_row_format_not_a_row_image(package: str, setting: ServerSetting, servers) -> None:
+    """canal (go-mysql v1.11.0 in both wrappers) refuses a server whose GLOBAL binlog_format is not
+    ROW (`checkBinlogRowFormat`, in NewCanal), so create() is rejected, as the served `*--statement`
+    and `*--mixed` cases are; it never checks binlog_row_image (its `CheckBinlogRowImage` is a
+    public method canal does not call, and neither wrapper's binary links it): MINIMAL and NOBLOB
+    are read. The control: the same script on the ROW / FULL server of the same flavor reads the row."""
+    table = f"f.setting_{setting.value.lower()}_{len(package)}"
+    control_server, server = servers(setting.control_kind), servers(setting.kind)
+    assert server.scalar(f"SELECT @@GLOBAL.{setting.variable}") == setting.value
+    assert control_server.scalar(f"SELECT @@GLOBAL.{setting.variable}") in ("ROW", "FULL")
+    for s in (control_server, server):
+        s.execute(f"CREATE TABLE {table} (id INT PRIMARY KEY, n INT, b BLOB)")
+    control = run_alone(package, control_server, f"INSERT INTO {table} (id, n) VALUES (1, 5)")
+    assert create_rejected(control) is None and column("id", control) == [1], control
+    shown = run_alone(package, server, f"INSERT INTO {table} (id, n) VALUES (2, 6)")
+    if setting.refusal:
+        assert create_rejected(shown) == setting.refusal and not rows(shown), shown
+    else:
+        assert create_rejected(shown) is None and column("id", shown) == [2], shown

@@ -3,7 +3,8 @@
 //
 //   node go_mysql.js '{"package_dir": DIR, "config": {...}, "quiet_ms": N}'
 //
-// {"ready": true} once it listens; one JSON line per row event ({"event": ...} as the library
+// {"ready": true} once it listens, or {"error": message, "rejected": "create"} if create() is
+// rejected (then it exits); one JSON line per row event ({"event": ...} as the library
 // gives it), per error ({"error": message}); then {"end": "quiet" | "close"}: quiet after
 // quiet_ms without any.
 "use strict";
@@ -17,7 +18,14 @@ console.log = console.error;
   const mod = require(path.join(options.package_dir, "dist", "binding.js"));
   const MysqlBinlog = mod.default || mod;
   const out = (line) => process.stdout.write(JSON.stringify(line) + "\n");
-  const syncer = await MysqlBinlog.create(options.config);
+  let syncer;
+  try {
+    syncer = await MysqlBinlog.create(options.config);
+  } catch (err) {
+    // The Go side's connect_error (canal refusing the server), as create() rejects with it.
+    out({ error: String(err.message || err), rejected: "create" });
+    process.exit(0);
+  }
   let timer = null;
   let ended = false;
   const end = (how) => {
