@@ -441,8 +441,8 @@ class BinlogSender:
         """Where the file's last event, when it is a Rotate, sends the client: a real server
         goes on there (Binlog_sender::run: find_next_log), and its heartbeats name that file
         (send_heartbeat_event: m_linfo). A client that got the Rotate is at that file and
-        position; heartbeats naming the file it left are refused by a MySQL replica
-        (ER_SLAVE_HEARTBEAT_FAILURE: "could not queue event from master")."""
+        position; heartbeats naming the file it left are refused by a MySQL 8.0+ replica
+        (MY-013118, then "could not queue event from source"). docs/primary.md: why not more."""
         if self.last_read is None or self.last_read[2] != T.ROTATE_EVENT:
             return None
         start, size, _ = self.last_read
