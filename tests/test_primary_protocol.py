@@ -12,6 +12,7 @@ import sys
 import threading
 import time
 import uuid
+import zlib
 from pathlib import Path
 
 import pytest
@@ -360,25 +361,53 @@ def test_fifty_concurrent_dumps_get_the_whole_file(tmp_path: Path) -> None:
     assert all(r == data[4:] for r in results), [r for r in results if not isinstance(r, bytes)][:3]
 
 
+def _heartbeats_after_blocking_dump(served, name: str, count: int = 3) -> list[bytes]:
+    """The events of a blocking dump of `name` (CRC32, 0.2 s heartbeats) up to its `count`th heartbeat."""
+    c = RawClient(served)
+    c.login()
+    c.query("SET @master_binlog_checksum = 'CRC32'")
+    c.query("SET @master_heartbeat_period = 200000000")  # 0.2 s, in nanoseconds
+    c.seq = 0
+    c.send(b"\x12" + struct.pack("<IHI", 4, 0, 77) + name.encode())
+    events = []
+    while sum(1 for e in events if e[4] == 27) < count:
+        events.append(c.read()[1:])
+    c.sock.close()
+    return events
+
+
+def _heartbeat_coordinates(beat: bytes) -> tuple[str, int]:
+    assert beat[4] == 27 and zlib.crc32(beat[:-4]) == struct.unpack_from("<I", beat, len(beat) - 4)[0]
+    return beat[19:-4].decode(), struct.unpack_from("<I", beat, 13)[0]
+
+
 def test_a_blocking_dump_sends_heartbeats_until_the_client_leaves(tmp_path: Path) -> None:
+    """json--row's server rotated to binlog.000002 (FLUSH BINARY LOGS), which the case does not
+    hold: after the Rotate, where the client now is, the heartbeats name binlog.000002 at 4 (a real
+    server names the file it went on to, docs/primary.md; naming binlog.000001 made a MySQL 5.7
+    replica stop: "could not queue event from master")."""
     with _serve(tmp_path) as served:
-        c = RawClient(served)
-        c.login()
-        c.query("SET @master_binlog_checksum = 'CRC32'")
-        c.query("SET @master_heartbeat_period = 200000000")  # 0.2 s, in nanoseconds
-        c.seq = 0
-        c.send(b"\x12" + struct.pack("<IHI", 4, 0, 77) + b"binlog.000001")
-        size = (MYSQL_CASE / "binlog.000001").stat().st_size
-        events = []
-        while sum(1 for e in events if e[4] == 27) < 3:
-            events.append(c.read()[1:])
-        beat = events[-1]
-        assert struct.unpack_from("<I", beat, 13)[0] == size and beat[19:-4] == b"binlog.000001"
-        c.sock.close()
+        events = _heartbeats_after_blocking_dump(served, "binlog.000001")
+        data = (MYSQL_CASE / "binlog.000001").read_bytes()
+        sent = [e for e in events if e[4] != 27]
+        assert b"".join(sent[1:]) == data[4:], "the whole file, then only heartbeats"
+        last = list(walk(data, verify_checksums=False))[-1]
+        assert last.header.type_code == 4 and data[last.body_start + 8:last.body_end] == b"binlog.000002"
+        assert {_heartbeat_coordinates(e) for e in events if e[4] == 27} == {("binlog.000002", 4)}
         deadline = time.monotonic() + 5
         while "dump ended" not in served.stderr() and time.monotonic() < deadline:
             time.sleep(0.1)
         assert "dump ended" in served.stderr()
+
+
+def test_heartbeats_after_a_file_without_a_closing_rotate_name_its_end(tmp_path: Path) -> None:
+    """shutdown--row's file ends with a Stop event: the client stays in it, at its end."""
+    case = CORPUS / "mysql-9.7/shutdown--row"
+    with _serve(tmp_path, case=case) as served:
+        events = _heartbeats_after_blocking_dump(served, "binlog.000001", count=2)
+    size = (case / "binlog.000001").stat().st_size
+    assert [e[4] for e in events if e[4] != 27][-1] == 3  # STOP_EVENT
+    assert {_heartbeat_coordinates(e) for e in events if e[4] == 27} == {("binlog.000001", size)}
 
 
 def _mysql_gtid_set(sid: str, start: int, end: int) -> bytes:

@@ -218,20 +218,24 @@ def fleet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Callable, 
         yield source, replica
 
 
-def _replicate(replica: Server, port: int, first: str, until: tuple[str, int] | None = None) -> None:
-    """Point the replica at `harness serve` from `first`'s start and start it (UNTIL `until`)."""
+def _replicate(replica: Server, port: int, first: str, until: tuple[str, int] | None = None,
+               heartbeat_period: float | None = None) -> None:
+    """Point the replica at `harness serve` from `first`'s start and start it (UNTIL `until`;
+    heartbeats every `heartbeat_period` seconds, else the replica's default)."""
     if _source_syntax(replica):
         stop = f" UNTIL SOURCE_LOG_FILE='{until[0]}', SOURCE_LOG_POS={until[1]}" if until else ""
+        beats = f", SOURCE_HEARTBEAT_PERIOD={heartbeat_period}" if heartbeat_period else ""
         replica.execute(
             f"CHANGE REPLICATION SOURCE TO SOURCE_HOST='127.0.0.1', SOURCE_PORT={port}, "
             f"SOURCE_USER='{USER}', SOURCE_PASSWORD='{PASSWORD}', SOURCE_LOG_FILE='{first}', "
-            f"SOURCE_LOG_POS=4, GET_SOURCE_PUBLIC_KEY=1; START REPLICA{stop};")
+            f"SOURCE_LOG_POS=4, GET_SOURCE_PUBLIC_KEY=1{beats}; START REPLICA{stop};")
     else:
         stop = f" UNTIL MASTER_LOG_FILE='{until[0]}', MASTER_LOG_POS={until[1]}" if until else ""
+        beats = f", MASTER_HEARTBEAT_PERIOD={heartbeat_period}" if heartbeat_period else ""
         replica.execute(
             f"CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT={port}, MASTER_USER='{USER}', "
             f"MASTER_PASSWORD='{PASSWORD}', MASTER_LOG_FILE='{first}', MASTER_LOG_POS=4"
-            + _master_options(replica) + f"; START SLAVE{stop};")
+            + _master_options(replica) + f"{beats}; START SLAVE{stop};")
 
 
 def _master_options(replica: Server) -> str:
@@ -344,3 +348,44 @@ def test_python_mysql_replication_reads_the_same_from_served_as_from_the_real_se
     assert from_served == from_real
     assert sum(len(e[4]) for e in from_real) == 12, "every row of the workload (6 in types, 6 in wide)"
     assert from_real[-1][1] == "RotateEvent" and from_real[-1][0] == files[-1], "up to the last served file's end"
+
+
+def _io_state(replica: Server) -> tuple[str, int, str, str]:
+    """(source file, read position, IO thread running, last IO error), in either status wording."""
+    st = _status(replica)
+    pick = lambda *keys: next((st[k] for k in keys if k in st), None)  # noqa: E731
+    return (pick("Source_Log_File", "Master_Log_File"), int(pick("Read_Source_Log_Pos", "Read_Master_Log_Pos") or 0),
+            pick("Replica_IO_Running", "Slave_IO_Running"), pick("Last_IO_Error"))
+
+
+# A 5.7 replica takes no heartbeat between a Rotate and the next file's Format_description: its
+# I/O thread, after a Rotate, reads events as binlog v3 until one arrives ("Read invalid event from
+# master: 'Found invalid event in binary log'", then "could not queue event from master"), one
+# heartbeat period after the end, whatever file the heartbeat names. 9.7 checks the name only
+# (MY-013118 "heartbeat event contained the filename 'binlog.000001' which is different from
+# 'binlog.000002' that was specified in earlier Rotate events" before the fix). Tried, not adopted
+# (docs/primary.md): an artificial Rotate and a copy of the file's Format_description (log_pos and
+# created 0) before the heartbeats keep both replicas connected.
+_FDE_AFTER_ROTATE = pytest.mark.xfail(strict=True, reason="a 5.7 replica needs a Format_description after "
+                                      "the Rotate before any heartbeat; harness serve sends none")
+
+
+@pytest.mark.server
+@pytest.mark.parametrize("profile_name", [pytest.param("mysql-5.7", marks=_FDE_AFTER_ROTATE), "mysql-9.7"])
+def test_replica_stays_connected_after_the_closing_rotate_of_the_served_file(profile_name: str, fleet,
+                                                                             tmp_path: Path) -> None:
+    """The case holds binlog.000001 alone, closed by FLUSH BINARY LOGS with a Rotate to
+    binlog.000002. After it the replica's coordinates are (binlog.000002, 4), and harness serve's
+    heartbeats (every second here) must say the same: heartbeats naming binlog.000001 made the
+    replica stop ("could not queue event from master")."""
+    _written_by, replica_of = fleet
+    replica = replica_of(profile_name)
+    case = _case_dir(profile_name, "temporal--row")
+    assert casefile.read_case(case)["files"] == ["binlog.000001"]
+    with serving([case], tmp_path, "--user", USER, password=PASSWORD) as primary:
+        _replicate(replica, primary.port, "binlog.000001", heartbeat_period=1)
+        state = _wait_until_equal(replica, lambda: _io_state(replica)[:2], ("binlog.000002", 4), seconds=60)
+        assert state == ("binlog.000002", 4), _status(replica)
+        time.sleep(5)  # five heartbeats
+        st = _status(replica)
+        assert _io_state(replica) == ("binlog.000002", 4, "Yes", ""), replica.logs()[-3000:]

@@ -16,9 +16,11 @@ seq] and payload) with the real server's:
 - after that, by kind: where the real server ended with EOF (or ERR) harness serve sends that
   same packet, with the next sequence id; where the capture hung up after heartbeats, harness
   serve sends at least one heartbeat, each equal byte for byte to the real server's heartbeat
-  with its coordinates (log file name and log_pos) replaced by the end of the case's last file
-  (the checksum recomputed). The coordinates are the only masked bytes: the real heartbeats
-  name the foreign file's end, which the case cannot hold; their timestamp is 0 in every
+  with its coordinates (log file name and log_pos) replaced by where the client is after the
+  case's last file (the checksum recomputed): the file and position its closing Rotate names
+  (the file the real server went on to: its artificial Rotate names the same), else the file's
+  end. The coordinates are the only masked bytes: the real heartbeats name the foreign file's
+  end, past its Format_description, which the case cannot hold; their timestamp is 0 in every
   capture (checked below), and their timing (how many arrive) is not compared beyond >= 1.
 
 Where harness serve still differs from the real server on purpose or for now, the request is
@@ -46,6 +48,7 @@ from oracle.event_types import EventType as T
 from oracle.wire.packets import lenenc_int
 from oracle.wire.stream import decode_stream_bytes
 from oracle.decoder import decode_file
+from oracle.framing import walk
 from tests.primary_fixtures import ROOT, serving
 
 pytest.importorskip("pymysql")
@@ -121,6 +124,25 @@ def heartbeat_at(real: bytes, name: str, pos: int) -> bytes:
     return ev + (struct.pack("<I", zlib.crc32(ev)) if crc else b"")
 
 
+def where_the_client_is(files: dict[str, bytes]) -> tuple[str, int]:
+    """After the last file: the (file, position) its last event names if it is a Rotate (a v4
+    body: position, then name), else the file's end."""
+    name, data = list(files.items())[-1]
+    last = list(walk(data, verify_checksums=False))[-1]
+    if last.header.type_code != T.ROTATE_EVENT:
+        return name, len(data)
+    return data[last.body_start + 8:last.body_end].decode(), struct.unpack_from("<Q", data, last.body_start)[0]
+
+
+def _real_rotate_out(rest: list[dict[str, Any]]) -> tuple[str, int] | None:
+    """The (file, position) of the real server's artificial Rotate into the foreign file."""
+    first = bytes.fromhex(rest[0]["event_hex"]) if rest and rest[0].get("type") == "ROTATE_EVENT" else b""
+    if len(first) < 27:
+        return None
+    end = len(first) - (4 if _has_crc32(first) else 0)
+    return first[27:end].decode(), struct.unpack_from("<Q", first, 19)[0]
+
+
 def _message_bytes(msg: dict[str, Any]) -> bytes:
     return bytes.fromhex(msg["packet_hex"]) if "packet_hex" in msg else b"\0" + bytes.fromhex(msg["event_hex"])
 
@@ -157,7 +179,7 @@ def compare(capture: dict[str, Any], files: dict[str, bytes], got: bytes) -> lis
     tail, seq = gp[len(wp):], (wp[-1][1] + 1) % 256 if wp else 1
     if not rest:
         return [f"serve sent {len(tail)} packets more than the real server"] if tail else []
-    last_file = list(files)[-1]  # where harness serve ends: the case's last file
+    client_at = where_the_client_is(files)
     real_beats = [_message_bytes(m) for m in rest if m.get("type") in _HEARTBEAT_NAMES]
     if "response" in rest[-1]:  # EOF / ERR: the same packet, next in sequence
         end = _message_bytes(rest[-1])
@@ -167,9 +189,11 @@ def compare(capture: dict[str, Any], files: dict[str, bytes], got: bytes) -> lis
         return [f"the real stream ends without EOF or heartbeats: {rest[-1]}"]
     if not tail:
         return ["serve sent no heartbeat"]
+    if client_at[0] not in files and _real_rotate_out(rest) != client_at:
+        return [f"the last file rotates to {client_at}, the real server went on to {_real_rotate_out(rest)}"]
     problems = []
     for k, (n, s, payload) in enumerate(tail):
-        beat = b"\0" + heartbeat_at(real_beats[0][1:], last_file, len(files[last_file]))
+        beat = b"\0" + heartbeat_at(real_beats[0][1:], *client_at)
         if (n, s, payload) != (len(beat), (seq + k) % 256, beat):
             problems.append(f"heartbeat {k}: real (coordinates moved) [{len(beat)}, {(seq + k) % 256}] "
                             f"{beat.hex()}\n              serve [{n}, {s}] {payload.hex()}")

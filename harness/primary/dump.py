@@ -11,7 +11,9 @@ send_format_description_event / send_heartbeat_event) and MariaDB sql/sql_repl.c
 - the events from the start position, each in one logical packet after a 0x00 byte, streamed from
   the file (16 MB split by the packet layer);
 - at the end: EOF for a non-blocking dump (BINLOG_DUMP_NON_BLOCK, or server_id 0); otherwise a
-  heartbeat every @master_heartbeat_period nanoseconds until the client leaves.
+  heartbeat every @master_heartbeat_period nanoseconds until the client leaves, naming where the
+  client is: the end of the last file, or, when that file ends with a Rotate (its server's FLUSH
+  went on into a file that is not served), the file and position the Rotate names.
 Errors are ERR 1236 with the server's message, detailed with the coordinates read so far once a
 file is open. The connection ends after a dump either way.
 """
@@ -166,6 +168,14 @@ def fake_rotate(name: str, pos: int, server_id: int, crc: bool) -> bytes:
                             rotate_body(name, pos), crc)
 
 
+def rotate_target(event: bytes, crc: bool) -> tuple[str, int] | None:
+    """(file, position) a v4 Rotate event names, or None when its body is too short to say."""
+    body = event[V4_HEADER_LEN:len(event) - (CHECKSUM_LEN if crc else 0)]
+    if len(body) < 8:
+        return None
+    return body[8:].decode("utf-8", "replace"), struct.unpack_from("<Q", body)[0]
+
+
 def heartbeat(name: str, log_pos: int, server_id: int, crc: bool) -> bytes:
     return artificial_event(T.HEARTBEAT_LOG_EVENT, server_id, log_pos & 0xFFFFFFFF, 0, name.encode(), crc)
 
@@ -287,6 +297,8 @@ class BinlogSender:
         self.file_name = ""  # the file open now, and the coordinates the error details name
         self.last_event_end = 0
         self.read_pos = 0
+        self.last_read: tuple[int, int, int] | None = None  # the last event read: start, size, type
+        self.rotated_to: tuple[str, int] | None = None  # what the last file's closing Rotate names
 
     def run(self) -> None:
         try:
@@ -388,7 +400,7 @@ class BinlogSender:
                 self.io.write(EofPacket().encode())
                 self.io.flush()
                 return
-            self._wait_with_heartbeats(served.name, end)
+            self._wait_with_heartbeats(*(self.rotated_to or (served.name, end)))
             return
 
     def _send_file(self, path: Path, start: int) -> int:
@@ -421,7 +433,21 @@ class BinlogSender:
                     self.last_event_end = start
             if isinstance(self.filter, _MysqlGtidFilter):
                 self.filter.ctx.format = next(walk(MAGIC + fde, verify_checksums=False)).format
-            return self._send_events(f, pos)
+            end = self._send_events(f, pos)
+            self.rotated_to = self._rotate_at_end(f)
+            return end
+
+    def _rotate_at_end(self, f: BinaryIO) -> tuple[str, int] | None:
+        """Where the file's last event, when it is a Rotate, sends the client: a real server
+        goes on there (Binlog_sender::run: find_next_log), and its heartbeats name that file
+        (send_heartbeat_event: m_linfo). A client that got the Rotate is at that file and
+        position; heartbeats naming the file it left are refused by a MySQL 8.0+ replica
+        (MY-013118, then "could not queue event from source"). docs/primary.md: why not more."""
+        if self.last_read is None or self.last_read[2] != T.ROTATE_EVENT:
+            return None
+        start, size, _ = self.last_read
+        f.seek(start)
+        return rotate_target(f.read(size), self._crc_on())
 
     def _read_event(self, f: BinaryIO, pos: int) -> bytes:
         header = f.read(V4_HEADER_LEN)
@@ -461,6 +487,7 @@ class BinlogSender:
 
     def _send_events(self, f: BinaryIO, pos: int) -> int:
         skipped_to = 0
+        self.last_read = None
         crc = self._crc_on()
         file_size = os.fstat(f.fileno()).st_size  # frame_problem: a cut event is not half sent
         while True:
@@ -470,6 +497,7 @@ class BinlogSender:
             self.read_pos = pos + len(header)
             size = self._checked_size(header, file_size - pos)
             type_code = header[4]
+            self.last_read = (pos, size, type_code)
             mapped = self.logs.epochs.table_maps.get((self.file_index, pos)) if self.group else None
             if mapped:
                 groups, name = self.group  # type: ignore[misc]
