@@ -50,6 +50,11 @@ final class ConnectorConfig {
         p.setProperty("binary.handling.mode", "bytes");
         p.setProperty("bigint.unsigned.handling.mode", "precise");
         p.setProperty("column.propagate.source.type", ".*");
+        if (!new StreamRange(source).bounded()) {
+            // no end given: the first heartbeat after the last event is the end (EngineRun). The
+            // binlog client asks for heartbeats every 0.8 keep-alive intervals (default 60 s: 48 s)
+            p.setProperty("connect.keep.alive.interval.ms", Long.toString(EngineRun.UNBOUNDED_HEARTBEAT_MILLIS * 5 / 4));
+        }
         overrides(p, System.getenv(OVERRIDES));
         return p;
     }
