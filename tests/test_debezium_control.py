@@ -14,7 +14,7 @@ import pytest
 from generators.generate import DEFAULT_SERVERS
 from generators.profiles import LOCAL_PROFILES
 from harness.cdc_control.compare import VOLATILE, differences
-from harness.cdc_control.run import run_plan
+from harness.cdc_control.run import control_environment, run_plan
 from harness.cdc_control.sample import LEFT_OUT, ROW, ServerPlan, choose, uncovered
 from harness.isolation import Limits
 from harness.plugins import launch
@@ -79,14 +79,16 @@ def test_only_volatile_fields_are_left_out_of_the_comparison() -> None:
 
 @pytest.fixture(scope="module")
 def testee() -> Iterator[launch.Testee]:
-    t = launch.named(PARSER, LIMITS)
-    try:
-        hello = t.hello()
-        if hello is None or hello.unavailable:
-            missing(f"{PARSER} cannot run: {hello.unavailable if hello else 'it did not start'}")
-        yield t
-    finally:
-        t.close()
+    # for as long as the adapter may (re)start: Debezium's default table.ignore.builtin (run.py)
+    with control_environment():
+        t = launch.named(PARSER, LIMITS)
+        try:
+            hello = t.hello()
+            if hello is None or hello.unavailable:
+                missing(f"{PARSER} cannot run: {hello.unavailable if hello else 'it did not start'}")
+            yield t
+        finally:
+            t.close()
 
 
 @pytest.mark.parametrize("plan", PLANS, ids=lambda p: f"{p.profile}-{p.config}")

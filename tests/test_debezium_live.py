@@ -105,3 +105,33 @@ def test_offset_without_gtids(start_server, tmp_path, adapter):
     control, oracle = run(start_server, tmp_path / "control", adapter, "offset-without-gtids", GTIDS)
     assert control["type"] == "events"
     assert rows_of(control["events"]) == rows_of(oracle) == [[1, "one"], [2, "two"]]
+
+
+SYSTEM_SCHEMA_SQL = """
+CREATE DATABASE d;
+CREATE TABLE mysql.t (id INT PRIMARY KEY, s VARCHAR(10));
+CREATE TABLE d.t (id INT PRIMARY KEY, s VARCHAR(10));
+INSERT INTO mysql.t VALUES (1, 'system');
+INSERT INTO d.t VALUES (2, 'user');
+"""
+
+
+def test_system_schema_rows_arrive_and_the_default_filters_them(start_server, tmp_path, adapter):
+    """Not a finding: the adapter's configuration (docs/findings.md, Debezium, "Every table").
+    With table.ignore.builtin=false the row of a table in the `mysql` schema arrives beside the
+    control row of a user schema. With Debezium's default (true) it is filtered, yet counted by
+    the streaming metrics' create counter the adapter reads, so the request ends with the
+    adapter's shortfall error and the control row only: what four rust_mysql_common binlogs
+    (tables in `mysql`) showed before the adapter set it."""
+    server = start_server(LOCAL_PROFILES["mysql-9.7"], {})
+    server.execute(replication_user_sql(USER, PASSWORD) + SYSTEM_SCHEMA_SQL)
+    file = server.binlog_files()[0]
+    server.flush_logs()
+    end = server.binlog_sizes()[file]
+    reply = engine_stream(adapter, server.port, file, end)
+    assert reply["type"] == "events", reply
+    assert rows_of(reply["events"]) == [[1, "system"], [2, "user"]]
+    default = engine_stream(adapter, server.port, file, end, overrides="table.ignore.builtin=true")
+    assert default["type"] == "error", default
+    assert "counted 2 change records" in default["message"] and "1 reached the consumer" in default["message"]
+    assert rows_of(default["events"]) == [[2, "user"]]

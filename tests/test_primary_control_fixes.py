@@ -2,8 +2,9 @@
 real server and against harness serve serving that server's binlogs) found the primary answering
 unlike the real server, each checked here without a server:
 
-- binlog_format and binlog_row_image are the case's server's (case.json `config.settings`; ROW
-  and FULL for a bare binlog): Debezium refuses a server that is not ROW/FULL;
+- binlog_format and binlog_row_image are the case's server's (case.json `config.settings`; for a
+  bare binlog what its events show, else ROW and FULL): Debezium refuses a server that is not
+  ROW/FULL;
 - MySQL before 8.0.3 and MariaDB have the query cache variables Connector/J asks at connect
   (@@query_cache_size, @@query_cache_type), and tx_isolation / transaction_isolation by version;
 - MariaDB 11.8 answers SHOW BINARY LOG STATUS (Debezium asks it of any version from 8.2 up; real
@@ -20,6 +21,8 @@ import pytest
 
 from harness.primary.served import load
 from harness.primary.variables import system_variables
+from harness.primary.written_settings import WrittenSettings
+from oracle.event_types import EventType as T
 
 from .primary_fixtures import serving
 
@@ -42,10 +45,34 @@ def test_a_case_is_served_with_its_servers_settings(case: str, row_format: str, 
     assert (variables["binlog_format"], variables["binlog_row_image"]) == (row_format, row_image)
 
 
-def test_a_bare_binlog_is_row_and_full(tmp_path: Path) -> None:
-    shutil.copy(CORPUS / "mariadb-10.11/load_data--statement/binlog.000001", tmp_path / "binlog.000001")
+@pytest.mark.parametrize("case, row_format, row_image", [
+    ("mariadb-10.11/load_data--statement", "STATEMENT", "FULL"),  # its LOAD DATA and INSERTs are Queries
+    ("mysql-9.7/json_partial--row-minimal", "ROW", "MINIMAL"),  # an UPDATE's before image: the key only
+    ("mysql-8.0/ddl_dml_basic--mixed", "STATEMENT", "FULL"),  # MIXED that logged no unsafe statement
+    ("mysql-5.6/integers--row", "ROW", "FULL"),
+])
+def test_a_bare_binlog_is_served_with_the_settings_its_events_show(
+        case: str, row_format: str, row_image: str, tmp_path: Path) -> None:
+    """No case.json: the settings come from the events (harness/primary/written_settings.py)."""
+    shutil.copy(CORPUS / case / "binlog.000001", tmp_path / "binlog.000001")
     variables = system_variables(load([str(tmp_path / "binlog.000001")]), 1, 3306)
-    assert (variables["binlog_format"], variables["binlog_row_image"]) == ("ROW", "FULL")
+    assert (variables["binlog_format"], variables["binlog_row_image"]) == (row_format, row_image)
+
+
+def test_written_settings_tell_minimal_from_noblob_and_statement_from_mixed() -> None:
+    noblob, minimal, mixed = WrittenSettings(), WrittenSettings(), WrittenSettings()
+    for w in (noblob, minimal, mixed):
+        w.observe(T.TABLE_MAP_EVENT, {"table_id": 7, "column_types": [3, 252, 15]})
+    noblob.observe(T.UPDATE_ROWS_EVENT, {"table_id": 7, "columns_before_image": "101", "columns_after_image": "111"})
+    minimal.observe(T.UPDATE_ROWS_EVENT, {"table_id": 7, "columns_before_image": "100", "columns_after_image": "001"})
+    mixed.observe(T.QUERY_EVENT, {"query": "/* x */ INSERT INTO t VALUES (1)"})
+    mixed.observe(T.WRITE_ROWS_EVENT, {"table_id": 7, "columns_after_image": "111"})
+    assert noblob.settings() == {"binlog_row_image": "NOBLOB"}
+    assert minimal.settings() == {"binlog_row_image": "MINIMAL"}
+    assert mixed.settings() == {"binlog_format": "MIXED"}
+    ddl = WrittenSettings()
+    ddl.observe(T.QUERY_EVENT, {"query": "ALTER TABLE t ADD u TIMESTAMP ON UPDATE CURRENT_TIMESTAMP"})
+    assert ddl.settings() == {}
 
 
 @pytest.mark.parametrize("case, present, absent", [

@@ -28,6 +28,23 @@ def test_create_alter_rename_drop() -> None:
     assert [c[0] for c in _columns(r, ("d", "u"))] == ["id", "x", "e2"]
 
 
+def test_an_altered_table_keeps_the_create_table_that_made_it() -> None:
+    """SHOW CREATE TABLE answers it (docs/primary.md): Debezium, answered a rendering of the final
+    definition, ignores the binlog's CREATE of a table it already has and replays the binlog's
+    ALTER onto the final definition (rust_mysql_common's rpl_cross_version_... binlog: 'Trying to
+    change column foo in test.foobar table, which does not exist')."""
+    r = SchemaReplay()
+    create = "CREATE TABLE `foobar` (`id` int NOT NULL, `foo` varchar(100) NOT NULL, PRIMARY KEY (`id`))"
+    r.apply("test", create)
+    r.apply("test", "ALTER TABLE `foobar` CHANGE `foo` `old_foo` varchar(100) NOT NULL")
+    altered = r.tables[("test", "foobar")]
+    assert altered is not None and altered.create_statement == create
+    assert [c.name for c in altered.columns] == ["id", "old_foo"]
+    r.apply("test", "ALTER TABLE foobar RENAME TO renamed")  # the statement names another table
+    renamed = r.tables[("test", "renamed")]
+    assert renamed is not None and renamed.create_statement is None
+
+
 def test_what_is_not_followed_is_unknown_not_guessed() -> None:
     r = SchemaReplay()
     r.apply("d", "CREATE TABLE t (id INT)")

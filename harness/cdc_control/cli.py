@@ -15,10 +15,14 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..isolation import Limits
-from ..plugins.launch import named
+from ..plugins.launch import Testee, named
 from ..plugins.protocol import ERROR, EVENTS, StreamSource
+
+if TYPE_CHECKING:
+    from .sample import ServerPlan
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -73,10 +77,16 @@ def _stream(args: argparse.Namespace) -> int:
 
 
 def _control(args: argparse.Namespace) -> int:
-    from .run import log, run_plan
+    from .run import control_environment
     from .sample import choose
     plans = [p for p in choose(Path(args.corpus)) if not args.server or p.profile in args.server]
-    testee = named(args.parser, Limits(timeout=args.timeout))
+    with control_environment():  # while the testee may (re)start
+        testee = named(args.parser, Limits(timeout=args.timeout))
+        return _control_run(args, plans, testee)
+
+
+def _control_run(args: argparse.Namespace, plans: list[ServerPlan], testee: Testee) -> int:
+    from .run import log, run_plan
     started, outcomes = time.monotonic(), []
     try:
         with tempfile.TemporaryDirectory(prefix="cdc-control-") as tmp:

@@ -4,9 +4,11 @@ that server wrote, with the same request (same files, same start, same end, same
 two replies are compared (compare.py). One server start per plan; progress goes to stderr."""
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,6 +25,27 @@ from .live import Account, Replayed, create_account, replay
 from .sample import SampleCase, ServerPlan
 
 HOST = "127.0.0.1"
+# The testee's environment for the control: Debezium's default table.ignore.builtin=true (the
+# conformance adapter captures the system schemas too). harness serve has no system schemas
+# (docs/primary.md), a real server does, and a real MariaDB 11.8's `mysql` schema holds Aria
+# tables whose DDL the MySQL connector cannot parse (`PAGE_CHECKSUM=1 TRANSACTIONAL=0`): that
+# difference is not the primary's answers to the corpus cases, which write no system table.
+CONTROL_ENV = {"DEBEZIUM_CONFORMANCE_OVERRIDES": "table.ignore.builtin=true"}
+
+
+@contextlib.contextmanager
+def control_environment() -> Iterator[None]:
+    """CONTROL_ENV in os.environ while a testee is launched (it copies the environment)."""
+    saved = {k: os.environ.get(k) for k in CONTROL_ENV}
+    os.environ.update(CONTROL_ENV)
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
 
 
 @dataclass

@@ -292,7 +292,12 @@ class SchemaReplay:
                 continue
             else:
                 raise Unfollowed(clause)
-        changed = Table(new_key[0], new_key[1], _renumber(columns))  # an altered table: no CREATE text
+        # an altered table keeps the CREATE TABLE that made it, what SHOW CREATE TABLE answers
+        # (docs/primary.md: Debezium, answered a rendering of the final definition, ignores the
+        # binlog's CREATE of a table it already has and replays the ALTER onto the final one);
+        # a renamed one has none: that statement names another table
+        statement = table.create_statement if new_key == (table.schema, table.name) else None
+        changed = Table(new_key[0], new_key[1], _renumber(columns), create_statement=statement)
         del self.tables[key]
         lower = (new_key[0].lower(), new_key[1].lower())
         self._set(lower, changed)

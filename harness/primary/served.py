@@ -19,6 +19,7 @@ from ..corpus import CorpusError, discover
 from .ddl import Dialect, SchemaReplay
 from .epochs import Position, SchemaEpochs
 from .tables import Table, case_tables, create_statements, table_from_map
+from .written_settings import DML_WORD, ROWS_TYPES, WrittenSettings
 
 GTID_TYPES = (T.GTID_LOG_EVENT, T.GTID_TAGGED_LOG_EVENT)
 QUERY_TYPES = (T.QUERY_EVENT, T.QUERY_COMPRESSED_EVENT)
@@ -26,6 +27,7 @@ _SCHEMA_EVENTS = (T.TABLE_MAP_EVENT, *QUERY_TYPES, T.TRANSACTION_PAYLOAD_EVENT) 
 # Settings of the server that wrote a corpus case that its binlogs do not record, but that a
 # client checks: Debezium refuses a server whose binlog_format is not ROW or whose
 # binlog_row_image is not FULL, and must refuse the primary serving that server's binlogs alike.
+# Where no case.json records them, the events show them (written_settings.py).
 RECORDED_SETTINGS = ("binlog_format", "binlog_row_image")
 _DDL_WORD = re.compile(rb"(?i)\b(?:create|alter|drop|rename)\b")  # harness/primary/ddl.py follows only these
 
@@ -170,8 +172,10 @@ def _starts_with_magic(p: Path) -> bool:
         return f.read(4) == MAGIC
 
 
-def events(path: Path) -> Iterator[tuple[Any, Any]]:
-    """(raw event, decoded event or None) of a file, decoding only the events the state needs."""
+def events(path: Path, settings_shown: bool = False) -> Iterator[tuple[Any, Any]]:
+    """(raw event, decoded event or None) of a file, decoding only the events the state needs;
+    with settings_shown also the rows events and DML Queries, which show the writing server's
+    binlog_format and binlog_row_image (written_settings.py)."""
     with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as buf:
         ctx = new_context(verify_checksums=False)
         for raw in walk(buf, verify_checksums=False):  # type: ignore[arg-type]
@@ -179,7 +183,10 @@ def events(path: Path) -> Iterator[tuple[Any, Any]]:
             wanted = code in (*GTID_TYPES, T.PREVIOUS_GTIDS_LOG_EVENT, T.GTID_EVENT, T.GTID_LIST_EVENT,
                               *_SCHEMA_EVENTS)
             if code == T.QUERY_EVENT:  # most are BEGIN, COMMIT or DML: decoded only if DDL may be there
-                wanted = _DDL_WORD.search(buf, raw.body_start, raw.body_end) is not None
+                wanted = _DDL_WORD.search(buf, raw.body_start, raw.body_end) is not None \
+                    or (settings_shown and DML_WORD.search(buf, raw.body_start, raw.body_end) is not None)
+            elif settings_shown and code in ROWS_TYPES:
+                wanted = True
             yield raw, decode_raw(buf, raw, ctx) if wanted else None  # type: ignore[arg-type]
 
 
@@ -196,9 +203,12 @@ def load(paths: list[str]) -> ServedLogs:
     if dup:
         raise ServeError(f"two served files share the name {dup[0]}: a primary serves each name once")
     logs: ServedLogs | None = None
+    written = WrittenSettings() if not set(RECORDED_SETTINGS) <= set(sources.settings) else None
     for index, f in enumerate(files):
         try:
-            for raw, event in events(f.path):
+            for raw, event in events(f.path, written is not None):
+                if written is not None and event is not None:
+                    written.observe(event.type_code, event.body)
                 if logs is None:
                     if raw.header.type_code != T.FORMAT_DESCRIPTION_EVENT:
                         raise ServeError(f"{f.path}: the first event is not a Format_description")
@@ -226,7 +236,7 @@ def load(paths: list[str]) -> ServedLogs:
     logs.epochs = sources.epochs
     logs.undescribed = sorted(k for k in sources.maps if k not in logs.tables)
     logs.server_events = {f.name: sources.server_events[f.name] for f in files if f.name in sources.server_events}
-    logs.recorded_settings = dict(sources.settings)
+    logs.recorded_settings = {**(written.settings() if written is not None else {}), **sources.settings}
     return logs
 
 

@@ -35,6 +35,10 @@ final class ConnectorConfig {
         // without GTIDs otherwise makes Debezium 3.6.1 dump by an empty GTID set, which its binlog
         // client turns into a NullPointerException (docs/findings.md)
         p.setProperty("gtid.ignore.on.recovery", "true");
+        // every table's rows, those of the system schemas (mysql, sys, ...) too: by default
+        // (table.ignore.builtin=true) Debezium filters them, and its streaming metrics count a
+        // filtered rows event as a create/update/delete it never hands over (docs/findings.md)
+        p.setProperty("table.ignore.builtin", "false");
         // change records only, and at once
         p.setProperty("include.schema.changes", "false");
         p.setProperty("tombstones.on.delete", "false");
@@ -46,6 +50,11 @@ final class ConnectorConfig {
         p.setProperty("binary.handling.mode", "bytes");
         p.setProperty("bigint.unsigned.handling.mode", "precise");
         p.setProperty("column.propagate.source.type", ".*");
+        if (!new StreamRange(source).bounded()) {
+            // no end given: the first heartbeat after the last event is the end (EngineRun). The
+            // binlog client asks for heartbeats every 0.8 keep-alive intervals (default 60 s: 48 s)
+            p.setProperty("connect.keep.alive.interval.ms", Long.toString(EngineRun.UNBOUNDED_HEARTBEAT_MILLIS * 5 / 4));
+        }
         overrides(p, System.getenv(OVERRIDES));
         return p;
     }

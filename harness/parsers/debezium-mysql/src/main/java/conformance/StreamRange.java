@@ -16,6 +16,12 @@ final class StreamRange {
         this.endPosition = StreamRequest.number(source, "end_position");
     }
 
+    /** False where the request gives no end (a file the harness expects rejected): the end is
+     * then where the primary has nothing more to send. */
+    boolean bounded() {
+        return endPosition != 0 && endFile != null;
+    }
+
     boolean atOrPast(String file, long position) {
         if (endPosition == 0 || endFile == null) return false;
         int order = file.equals(endFile) ? 0 : Long.compare(sequence(file), sequence(endFile));
