@@ -10,15 +10,16 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from oracle.codecs.types import ColumnType as C
 from oracle.event_types import EventType as T
+from oracle.events import ROWS_TYPES as EVENT_ROWS_TYPES
 
-ROWS_TYPES = frozenset(t for t in T if re.fullmatch(r"(?:WRITE|UPDATE|DELETE|PARTIAL_UPDATE)_ROWS(?:_COMPRESSED)?_EVENT(?:_V1)?",
-                                                     t.name))
+ROWS_TYPES = frozenset(EVENT_ROWS_TYPES)
 # A Query that holds DML: the server logged the statement (binlog_format STATEMENT, or MIXED).
 DML_WORD = re.compile(rb"(?i)\b(?:insert|update|delete|replace|load)\b")
 _DML_STATEMENT = re.compile(r"\s*(?:/\*.*?\*/\s*)*(?:INSERT|UPDATE|DELETE|REPLACE|LOAD\s+DATA)\b", re.I | re.S)
 # Column types binlog_row_image=NOBLOB may leave out of an image (BLOB/TEXT, JSON, GEOMETRY).
-_BLOB_TYPES = frozenset({245, 249, 250, 251, 252, 255})
+_BLOB_TYPES = frozenset({C.JSON, C.TINY_BLOB, C.MEDIUM_BLOB, C.LONG_BLOB, C.BLOB, C.GEOMETRY})
 
 
 @dataclass
