@@ -1,5 +1,11 @@
 """Expected failures of one parser: a plain text file, one `<case id> <outcome> [diffs=<digest>]
-<message prefix>` per line (tab-separated if the id has spaces), `#` comments.
+<message prefix> cause=<finding id>` per line (tab-separated if the id has spaces), `#` comments.
+
+The cause names the finding the failure belongs to, a defect or documented limit of the parser
+(or the harness's reason for not running the case), defined in the parser's manifest
+(harness/manifests.py; tests/test_manifests.py fails on an entry without a cause or a cause
+without a finding). `--fix` keeps the cause of a case it rewrites; a new entry has none until a
+person gives it one.
 
 The message says the first difference and how many there are; the digest pins the whole set: a
 SHA-256 (first 16 hex digits) of the case's difference lines, sorted (CaseResult.diff_digest), so a
@@ -21,6 +27,7 @@ from .outcomes import CaseResult, Outcome
 PREFIX_LEN = 120
 WILDCARD = "*"  # `* unavailable` : accept that the tool is missing on this machine
 _DIGEST = re.compile(r"diffs=(\w+:[0-9a-f]+)(?:\s+|$)")
+_CAUSE = re.compile(r"(?:^|\s+)cause=(\S+)$")
 
 
 @dataclass(frozen=True)
@@ -30,6 +37,7 @@ class Entry:
     prefix: str
     line: int = 0
     digest: str = ""  # of all the case's differences; "" pins only the message prefix
+    cause: str = ""  # the finding id (harness/manifests.py); "" only for an entry --fix just wrote
 
     def matches(self, r: CaseResult) -> bool:
         return (r.outcome.value == self.outcome and r.message.startswith(self.prefix)
@@ -38,7 +46,7 @@ class Entry:
     def render(self) -> str:
         sep = "\t" if " " in self.case else " "
         return sep.join(filter(None, (self.case, self.outcome, f"diffs={self.digest}" if self.digest else "",
-                                      self.prefix)))
+                                      self.prefix, f"cause={self.cause}" if self.cause else "")))
 
     def describe(self) -> str:
         return f"{self.outcome}: {self.prefix!r}" + (f" with differences {self.digest}" if self.digest else "")
@@ -50,7 +58,7 @@ class ExpectedFileError(ValueError):
 
 def parse(text: str, source: str = "<expected failures>") -> list[Entry]:
     entries = []
-    valid = {o.value for o in Outcome} - {Outcome.PASS.value}
+    valid = {o.value for o in Outcome} - {Outcome.PASS.value, Outcome.NOT_APPLICABLE.value}
     for n, raw in enumerate(text.splitlines(), 1):
         line = raw.rstrip("\n")
         if not line.strip() or line.lstrip().startswith("#"):
@@ -63,7 +71,10 @@ def parse(text: str, source: str = "<expected failures>") -> list[Entry]:
         digest = _DIGEST.match(rest)
         if digest:
             rest = rest[digest.end():]
-        entries.append(Entry(parts[0], parts[1], rest, n, digest[1] if digest else ""))
+        cause = _CAUSE.search(rest)
+        if cause:
+            rest = rest[:cause.start()]
+        entries.append(Entry(parts[0], parts[1], rest, n, digest[1] if digest else "", cause[1] if cause else ""))
     return entries
 
 
@@ -78,6 +89,8 @@ class Gate:
     unexpected: list[tuple[CaseResult, str]] = field(default_factory=list)
     expected: list[tuple[CaseResult, Entry]] = field(default_factory=list)
     stale: list[Entry] = field(default_factory=list)
+    # results a documented refusal covers (Outcome.NOT_APPLICABLE), the parser having refused them
+    not_applicable: list[CaseResult] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -97,7 +110,9 @@ def gate(results: Iterable[CaseResult], entries: list[Entry]) -> Gate:
         seen_cases.add(r.case)
         entry = by_case.get(r.case)
         wild = next((w for w in wildcards if w.matches(r)), None)
-        if r.outcome is Outcome.PASS:
+        if r.outcome is Outcome.NOT_APPLICABLE:
+            _gate_not_applicable(g, r, entry)
+        elif r.outcome is Outcome.PASS:
             if entry is not None:
                 g.unexpected.append((r, f"unexpected pass (listed as {entry.outcome}: {entry.prefix})"))
         elif entry is not None and entry.matches(r):
@@ -115,6 +130,19 @@ def gate(results: Iterable[CaseResult], entries: list[Entry]) -> Gate:
     return g
 
 
+def _gate_not_applicable(g: Gate, r: CaseResult, entry: Entry | None) -> None:
+    """Not applicable is expected without an entry; but a parser that accepts a case its manifest
+    says it refuses, or an entry for such a case, is a surprise: the manifest or the file is out of date."""
+    if r.run_outcome == Outcome.PASS.value:
+        g.unexpected.append((r, f"unexpected pass: the manifest declares the case not applicable (cause {r.cause}), "
+                                f"and the parser passed it"))
+    elif entry is not None:
+        g.unexpected.append((r, f"listed as {entry.describe()}, but the case is not applicable (cause {r.cause}): "
+                                f"remove the entry"))
+    else:
+        g.not_applicable.append(r)
+
+
 def _entry_for(r: CaseResult) -> Entry:
     first_line = r.message.splitlines()[0] if r.message else ""
     return Entry(r.case, r.outcome.value, first_line[:PREFIX_LEN].rstrip(), digest=r.diff_digest)
@@ -122,10 +150,10 @@ def _entry_for(r: CaseResult) -> Entry:
 
 def _kept_prefix(entry: Entry, old: Entry | None, r: CaseResult) -> Entry:
     """A listed prefix that still matches stays (one shortened by hand to match either of two
-    messages a parser gives at random), with the differences of this run."""
+    messages a parser gives at random), with the differences of this run; the case's cause stays."""
     if old is not None and old.outcome == entry.outcome and r.message.startswith(old.prefix):
-        return Entry(entry.case, entry.outcome, old.prefix, digest=entry.digest)
-    return entry
+        return Entry(entry.case, entry.outcome, old.prefix, digest=entry.digest, cause=old.cause)
+    return Entry(entry.case, entry.outcome, entry.prefix, digest=entry.digest, cause=old.cause if old else "")
 
 
 def fix(path: Path, results: list[CaseResult], header: str | None = None) -> int:
@@ -144,7 +172,7 @@ def fix(path: Path, results: list[CaseResult], header: str | None = None) -> int
     keep = [e for e in old if e.case in unavailable or e.case == WILDCARD]
     by_case = {e.case: e for e in old}
     new = [_kept_prefix(_entry_for(r), by_case.get(r.case), r) for r in results
-           if r.outcome not in (Outcome.PASS, Outcome.UNAVAILABLE)]
+           if r.outcome not in (Outcome.PASS, Outcome.UNAVAILABLE, Outcome.NOT_APPLICABLE)]
     entries = sorted(keep + new, key=lambda e: (e.case, e.outcome))
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join([*comments, *(e.render() for e in entries)]) + "\n", encoding="utf-8")

@@ -14,6 +14,9 @@ class Outcome(str, Enum):
     TIMEOUT = "timeout"          # no answer within the time limit
     SKIPPED = "skipped"          # declined the input (declared unsupported), with a reason
     UNAVAILABLE = "unavailable"  # the tool is not installed here: never counts as a pass
+    # A documented refusal of the parser covers the case (its manifest, harness/manifests.py):
+    # run anyway, never a pass or a failure, outside every denominator
+    NOT_APPLICABLE = "not_applicable"
 
     def __str__(self) -> str:
         return self.value
@@ -36,6 +39,10 @@ class CaseResult:
     diff_digest: str = ""  # of every difference, sorted (harness/classify.py): expected failures pin it
     # What the case exercises besides its event types (harness/features.py): area -> values
     features: dict[str, list[str]] = field(default_factory=dict)
+    # NOT_APPLICABLE only: the refusal's finding id, and what the parser did with the case
+    # (an outcome value; "pass" means it accepted a case its manifest says it refuses)
+    cause: str = ""
+    run_outcome: str = ""
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)

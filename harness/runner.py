@@ -8,6 +8,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
+from .applicability import applied, refusal_for
 from .classify import classify
 from .corpus import Case
 from .features import case_features
@@ -52,16 +53,18 @@ def run_case(case: Case, target: Target, expectation: Expectation) -> CaseResult
     started = time.monotonic()
     reply = reply_for(target, case, expectation)
     features = case_features(case.meta, expectation.events)  # of the file, whatever the transport
+    refusal = refusal_for(target.label, case.meta, expectation)  # likewise
     hello = target.testee.hello()
     if hello is not None and hello.transport == STREAM:
         expectation = stream_expectation(expectation)
     caps = hello.capabilities if hello is not None else FULL
     verdict = classify(expectation, reply, caps)
-    return CaseResult(case.id, target.label, verdict.outcome, verdict.message, verdict.diffs_json(),
-                      len(verdict.diffs), expectation.server_version, expectation.event_types,
-                      verdict.failed_types(expectation), round(time.monotonic() - started, 3), reply.log,
-                      hello.transport if hello is not None else "file",
-                      diff_digest=verdict.diff_digest(), features=features)
+    result = CaseResult(case.id, target.label, verdict.outcome, verdict.message, verdict.diffs_json(),
+                        len(verdict.diffs), expectation.server_version, expectation.event_types,
+                        verdict.failed_types(expectation), round(time.monotonic() - started, 3), reply.log,
+                        hello.transport if hello is not None else "file",
+                        diff_digest=verdict.diff_digest(), features=features)
+    return applied(result, refusal)
 
 
 def run(cases: list[Case], targets: list[Target], *, done: set[tuple[str, str]],
