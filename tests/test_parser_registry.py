@@ -60,10 +60,16 @@ def test_a_runtime_parser_has_its_runtime_folder_manifest_lock_and_adapter(entry
 
 
 def test_every_parser_folder_belongs_to_an_entry() -> None:
+    """A runtime parser's folder is its target; an in-process parser's holds its manifest only
+    (harness/manifests.py)."""
+    from harness.manifests import MANIFEST, folder_of
     targets = {p.target for p in PARSERS if not p.in_process}
+    manifest_only = {folder_of(p) for p in PARSERS if p.in_process}
     folders = {d.name for d in PARSERS_DIR.iterdir()
                if d.is_dir() and d.name != "__pycache__" and not d.name.endswith(SHARED_SUFFIX)}
-    assert folders == targets
+    assert folders == targets | manifest_only
+    for name in manifest_only:
+        assert [f.name for f in (PARSERS_DIR / name).iterdir()] == [MANIFEST]
 
 
 def test_nothing_but_the_registry_lists_parser_names() -> None:
