@@ -196,6 +196,8 @@ def build_parser(prog: str = "python -m harness",
     add_headline_commands(sub)
     from .cdc_control.cli import add_commands as add_cdc_commands  # issue 22: stream, cdc-control
     add_cdc_commands(sub)
+    from .findings_doc import add_commands as add_findings_commands  # issue 29 item 5: docs/findings counts
+    add_findings_commands(sub)
     if more_commands is not None:
         more_commands(sub)
     return p

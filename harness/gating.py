@@ -54,10 +54,15 @@ def finish(args: argparse.Namespace, all_results: list[CaseResult], labels: list
                 print("error: --fix needs --expected-failures", file=sys.stderr)
                 return EXIT_USAGE
             n = xf.fix(path, rs, f"Expected conformance failures of {label}: <case id> <outcome> "
-                                 f"[diffs=<digest of all its differences>] <message prefix>.\nRegenerate with: "
+                                 f"[diffs=<digest of all its differences>] <message prefix> cause=<finding id>."
+                                 f"\nRegenerate with: "
                                  f"python -m harness conformance "
                                  f"--parser {label} ... --fix")
             print(f"{path}: {n} expected failures written", file=sys.stderr)
+            uncaused = [e.case for e in xf.load(path) if not e.cause]
+            if uncaused:
+                print(f"{path}: {len(uncaused)} new entries need cause=<finding id> (harness/manifests.py), "
+                      f"e.g. {uncaused[0]}", file=sys.stderr)
         entries = {label: xf.load(expected_paths[label]) for label in by_parser}
     gates = {label: xf.gate(rs, entries[label]) for label, rs in by_parser.items()}
     if args.json:
@@ -83,6 +88,7 @@ def finish(args: argparse.Namespace, all_results: list[CaseResult], labels: list
             print(f"STALE {label} {e.case}: expected-failure entry for a case that was not run "
                   f"({expected_paths[label]}:{e.line})", file=sys.stderr)
         ok = ok and gate.ok
-        print(f"{label}: {len(by_parser[label])} cases, {len(gate.expected)} expected failures, "
-              f"{len(gate.unexpected)} unexpected, {len(gate.stale)} stale", file=sys.stderr)
+        print(f"{label}: {len(by_parser[label])} cases, {len(gate.not_applicable)} not applicable, "
+              f"{len(gate.expected)} expected failures, {len(gate.unexpected)} unexpected, {len(gate.stale)} stale",
+              file=sys.stderr)
     return EXIT_OK if ok else EXIT_UNEXPECTED

@@ -19,7 +19,9 @@ def document(results: list[CaseResult], gates: dict[str, Gate]) -> dict[str, Any
         "gate": {p: {"ok": g.ok,
                      "unexpected": [{"case": r.case, "reason": why} for r, why in g.unexpected],
                      "stale": [{"case": e.case, "outcome": e.outcome, "prefix": e.prefix} for e in g.stale],
-                     "expected_failures": len(g.expected)}
+                     "expected_failures": len(g.expected),
+                     "not_applicable": [{"case": r.case, "cause": r.cause, "run_outcome": r.run_outcome}
+                                        for r in g.not_applicable]}
                  for p, g in sorted(gates.items())},
         "results": [r.to_json() for r in results],
     }

@@ -30,7 +30,11 @@ def build(results: list[CaseResult], gates: dict[str, Gate]) -> ET.ElementTree:
             elif r.outcome is not Outcome.PASS:
                 skipped += 1
                 why = "expected failure" if gate.is_expected(r) else r.outcome.value
-                ET.SubElement(tc, "skipped", message=f"{why}: {r.outcome}: {r.message}"[:500])
+                if r.outcome is Outcome.NOT_APPLICABLE:  # what the parser did, and the refusal that covers it
+                    why, shown = f"not applicable (cause {r.cause})", r.run_outcome
+                else:
+                    shown = r.outcome.value
+                ET.SubElement(tc, "skipped", message=f"{why}: {shown}: {r.message}"[:500])
         for e in gate.stale:
             failures += 1
             tc = ET.SubElement(suite, "testcase", classname=f"conformance.{parser}", name=e.case)
