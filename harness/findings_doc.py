@@ -72,7 +72,10 @@ def _cause_line(cause: str, cases: list[str], finding: Finding | None) -> list[s
 
 
 def page_section(parsers: list[ParserEntries]) -> list[str]:
-    lines = ["## Expected failures by cause (generated)", ""]
+    lines = ["## Expected failures by cause (generated)", "",
+             "The current entries of each testee's harness/expected/<parser>.txt by their `cause=`, with the "
+             "refusals its manifest declares; a count quoted in the text above is that of the review it "
+             "describes.", ""]
     for pe in parsers:
         lines += [f"### {pe.name}: {pe.total} expected-failure entries", ""]
         for r in pe.manifest.refusals:
