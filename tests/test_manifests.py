@@ -78,3 +78,16 @@ def test_a_manifest_rejects_a_refusal_whose_cause_is_no_finding(tmp_path: Path, 
             manifests.load("lib")
     finally:
         manifests.load.cache_clear()
+
+
+def test_a_manifest_is_no_build_input(tmp_path: Path) -> None:
+    """Editing a parser's findings or refusals must not rebuild its adapter (harness/runtimes)."""
+    from harness.runtimes.node import RUNTIME
+    folder = tmp_path / "lib"
+    folder.mkdir()
+    (folder / "adapter.js").write_text("// adapter\n")
+    before = RUNTIME.digest(folder)
+    (folder / manifests.MANIFEST).write_text('page = "docs/findings/x.md"\n')
+    assert RUNTIME.digest(folder) == before
+    (folder / "adapter.js").write_text("// changed\n")
+    assert RUNTIME.digest(folder) != before

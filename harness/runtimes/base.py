@@ -46,6 +46,9 @@ def run_logged(argv: Sequence[str], cwd: Path, say: Say, env: dict[str, str] | N
         raise BuildError(f"{argv[0]} failed (exit {proc.returncode}):\n" + "\n".join(tail))
 
 
+NOT_A_BUILD_INPUT = "manifest.toml"  # harness/manifests.py MANIFEST
+
+
 class Runtime(abc.ABC):
     """Builds one kind of parser folder. Subclasses name their tools and the files that key a
     build, and implement _build (in a fresh copy of the folder) and command (the adapter's argv,
@@ -67,9 +70,13 @@ class Runtime(abc.ABC):
         return []
 
     def digest(self, folder: Path) -> str:
-        """The folder's inputs, then the shared files copied into its build (when there are any)."""
+        """The folder's inputs, then the shared files copied into its build (when there are any).
+        The parser's manifest.toml (its findings and refusals: data the harness reads, never the
+        adapter) is no input: editing it rebuilds nothing."""
         h = hashlib.sha256()
         for p in self.inputs(folder):
+            if p.parent == folder and p.name == NOT_A_BUILD_INPUT:
+                continue
             h.update(str(p.relative_to(folder)).encode() + b"\0" + p.read_bytes() + b"\0")
         shared = self.shared()
         if not shared:
