@@ -2,7 +2,7 @@
 predicates on the case's traits: flavor, server version, binlog_format, binlog_row_image and the
 event types its binlog holds. A covered case is still run; its result becomes NOT_APPLICABLE with
 the refusal's cause, and what the parser did is kept (`run_outcome`): a parser that passes such a
-case is reported by the gate (harness/expected_failures.py), so a lifted limit is seen.
+case is reported by the gate (a NOTE, harness/gating.py), so a lifted limit is seen.
 
 The traits come from case.json (the server and settings the generator recorded) and otherwise
 from the binlog itself, as `harness serve` infers them for a bare binlog: the Format_description's

@@ -87,6 +87,11 @@ def finish(args: argparse.Namespace, all_results: list[CaseResult], labels: list
         for e in gate.stale:
             print(f"STALE {label} {e.case}: expected-failure entry for a case that was not run "
                   f"({expected_paths[label]}:{e.line})", file=sys.stderr)
+        passed = gate.passed_not_applicable
+        if passed:  # a note, not a failure: the parser read cases its manifest says it refuses
+            causes = sorted({r.cause for r in passed})
+            print(f"NOTE {label}: passed {len(passed)} case(s) its manifest declares not applicable "
+                  f"(cause {', '.join(causes)}), e.g. {passed[0].case}", file=sys.stderr)
         ok = ok and gate.ok
         print(f"{label}: {len(by_parser[label])} cases, {len(gate.not_applicable)} not applicable, "
               f"{len(gate.expected)} expected failures, {len(gate.unexpected)} unexpected, {len(gate.stale)} stale",
