@@ -86,3 +86,22 @@ def test_gate_not_applicable_is_neither_pass_nor_failure_and_a_pass_is_noted() -
     assert not g.ok
     assert xf.gate([refused, accepted], []).ok
     assert refused.to_json()["outcome"] == "not_applicable" and refused.to_json()["cause"] == "D5"
+
+
+def test_the_runner_runs_a_covered_case_and_records_its_cause() -> None:
+    """Through the runner: the oracle's own testee, named as a parser whose manifest refuses
+    MariaDB (Debezium's D5), reads a MariaDB case; the case is run (the oracle passes it) and the
+    result is not_applicable with the cause and what the testee did."""
+    from harness.isolation import Limits
+    from harness.plugins import launch
+    from harness.runner import Target, run_case
+    case = _case("corpus/mariadb-10.11/integers--row")
+    target = Target("debezium-mysql", launch.named("oracle", Limits()))
+    try:
+        result = run_case(case, target, expectation_for(case))
+        control = run_case(case, Target("oracle", target.testee), expectation_for(case))
+    finally:
+        target.testee.close()
+    assert (result.outcome, result.cause, result.run_outcome) == (Outcome.NOT_APPLICABLE, "D5", "pass")
+    assert (control.outcome, control.cause) == (Outcome.PASS, "")
+    assert xf.gate([result], []).passed_not_applicable == [result]
