@@ -105,3 +105,16 @@ def test_the_runner_runs_a_covered_case_and_records_its_cause() -> None:
     assert (result.outcome, result.cause, result.run_outcome) == (Outcome.NOT_APPLICABLE, "D5", "pass")
     assert (control.outcome, control.cause) == (Outcome.PASS, "")
     assert xf.gate([result], []).passed_not_applicable == [result]
+
+
+def test_the_reports_carry_the_outcome_and_its_cause() -> None:
+    from harness.reports import html, json_report, junit
+    refused = CaseResult("m", "p", Outcome.NOT_APPLICABLE, "version check", cause="D5", run_outcome="rejected")
+    gates = {"p": xf.gate([refused], [])}
+    doc = json_report.document([refused], gates)
+    assert doc["summary"]["p"] == {"not_applicable": 1}
+    assert doc["gate"]["p"]["not_applicable"] == [{"case": "m", "cause": "D5", "run_outcome": "rejected"}]
+    assert doc["results"][0]["cause"] == "D5" and doc["gate"]["p"]["ok"]
+    skipped = junit.build([refused], gates).getroot().find("testsuite/testcase/skipped")
+    assert skipped.get("message") == "not applicable (cause D5): rejected: version check"
+    assert "not applicable (cause D5); the parser&#x27;s outcome: rejected" in html.render([refused], gates)

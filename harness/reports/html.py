@@ -78,6 +78,8 @@ def _failures(results: list[CaseResult], gates: dict[str, Gate], anchors: dict[t
             continue
         gate = gates.get(r.parser)
         status = "expected" if gate is not None and gate.is_expected(r) else '<span class="bad">unexpected</span>'
+        if r.outcome is Outcome.NOT_APPLICABLE and (gate is None or all(u is not r for u, _ in gate.unexpected)):
+            status = escape(f"not applicable (cause {r.cause}); the parser's outcome: {r.run_outcome}")
         diffs = "\n".join(str(d.get("path")) + f" @{d.get('position')}: expected {d.get('expected')!r}, "
                           f"got {d.get('actual')!r}" for d in r.diffs[:5])
         detail = f"<details><summary>diffs</summary><code>{escape(diffs)}</code></details>" if diffs else ""
