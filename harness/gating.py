@@ -93,7 +93,7 @@ def finish(args: argparse.Namespace, all_results: list[CaseResult], labels: list
             print(f"NOTE {label}: passed {len(passed)} case(s) its manifest declares not applicable "
                   f"(cause {', '.join(causes)}), e.g. {passed[0].case}", file=sys.stderr)
         ok = ok and gate.ok
-        print(f"{label}: {len(by_parser[label])} cases, {len(gate.not_applicable)} not applicable, "
-              f"{len(gate.expected)} expected failures, {len(gate.unexpected)} unexpected, {len(gate.stale)} stale",
-              file=sys.stderr)
+        na = f", {len(gate.not_applicable)} not applicable" if gate.not_applicable else ""
+        print(f"{label}: {len(by_parser[label])} cases, {len(gate.expected)} expected failures, "
+              f"{len(gate.unexpected)} unexpected, {len(gate.stale)} stale{na}", file=sys.stderr)
     return EXIT_OK if ok else EXIT_UNEXPECTED
