@@ -118,3 +118,16 @@ def test_the_reports_carry_the_outcome_and_its_cause() -> None:
     skipped = junit.build([refused], gates).getroot().find("testsuite/testcase/skipped")
     assert skipped.get("message") == "not applicable (cause D5): rejected: version check"
     assert "not applicable (cause D5); the parser&#x27;s outcome: rejected" in html.render([refused], gates)
+
+
+def test_a_bare_external_binlog_with_v1_rows_events_is_not_applicable_to_mysqlbinlog() -> None:
+    from tests.harness_helpers import BB
+    path = BB / "test-data__binlogs__write-full-row.binlog"
+    if not path.exists():
+        import pytest
+        pytest.skip(f"external binlogs not found: {path}")
+    case = next(c for c in discover(BB.parent) if c.path.name == path.name)
+    exp = expectation_for(case)
+    assert traits(case.meta, exp).version == (5, 1, 37)
+    assert refusal_for("mysqlbinlog", case.meta, exp).cause == "mysqlbinlog-v1-rows-events"
+    assert refusal_for("mariadb-binlog", case.meta, exp) is None
