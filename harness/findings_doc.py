@@ -146,6 +146,10 @@ def write(root: Path = ROOT) -> list[Path]:
 
 
 def _run(args: argparse.Namespace) -> int:
+    if not (ROOT / INDEX).is_file():
+        print(f"error: no {INDEX} under {ROOT}: the findings pages are in a checkout, not in the installed package",
+              file=sys.stderr)
+        return 2
     if args.write:
         for path in write():
             print(f"{path}: rewritten", file=sys.stderr)
