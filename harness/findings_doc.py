@@ -125,6 +125,20 @@ def expected_texts(root: Path = ROOT) -> dict[Path, str]:
     return out
 
 
+def combined_text(root: Path = ROOT) -> str:
+    """The index and every page as one text, each page's headings one level down, as
+    docs/findings.md read before it was split (`harness headline` counts the numbered findings of
+    each `## <library>` section)."""
+    index = root / INDEX
+    if not index.is_file():
+        return ""
+    parts = [index.read_text(encoding="utf-8")]
+    for page in sorted((root / INDEX.with_suffix("")).glob("*.md")):
+        lines = page.read_text(encoding="utf-8").splitlines()
+        parts.append("\n".join(f"#{line}" if line.startswith("#") else line for line in lines))
+    return "\n\n".join(parts) + "\n"
+
+
 def check(root: Path = ROOT) -> list[str]:
     """The differences between the pages and what the gate files say (empty: they agree)."""
     problems = []

@@ -16,9 +16,9 @@ from .jobs import RESULTS
 from .outcomes import CaseResult, Outcome
 from .parsers.registry import BY_NAME
 from .reports import browser, html
+from .findings_doc import combined_text
 from .reports.matrix import _group_key, version_group
 
-FINDINGS = Path(__file__).resolve().parent.parent / "docs" / "findings.md"
 _SECTION = re.compile(r"^## (\S+)")
 _NUMBERED = re.compile(r"^### \d+[a-z]?\. ")
 
@@ -102,7 +102,7 @@ def markdown(rs: list[CaseResult], gates: dict[str, xf.Gate], findings: str, sou
 def headline_command(args: argparse.Namespace) -> int:
     rs = load_run(Path(args.dir))
     gates = gates_for(rs, Path(args.expected_failures) if args.expected_failures else None)
-    findings = FINDINGS.read_text(encoding="utf-8") if FINDINGS.exists() else ""
+    findings = combined_text()  # docs/findings.md and its pages, docs/findings/*.md
     sys.stdout.write(markdown(rs, gates, findings, args.source or f"the run in {args.dir}"))
     return 0
 
