@@ -39,4 +39,4 @@ def test_the_headline_still_counts_each_librarys_numbered_findings_after_the_spl
     from harness.headline import numbered_findings
     counts = numbered_findings(findings_doc.combined_text())
     assert counts["python-mysql-replication"] == 14 and counts["go-mysql"] == 7
-    assert counts["mysql-binlog-connector-java"] == 11 and counts["mysql-binlog-connector-rust"] == 10
+    assert counts["mysql-binlog-connector-java"] == 11 and counts["mysql-binlog-connector-rust"] == 11
