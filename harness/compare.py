@@ -11,11 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterator
 
+from oracle.events import ROWS_TYPES
 from oracle.values import LAYOUT_ONLY, plain
 
 from .align import align
-from .plugins.base import ALL, Capabilities
-from .row_values import Table, row_diffs, tables_of
+from .checks import EVENT, ROWS_LOST, UNNAMED, Checks
+from .plugins.base import ALL, HEADER_FIELDS, Capabilities
+from .row_values import IMAGES, Table, image_of, row_diffs, tables_of
 
 
 class _Absent:
@@ -24,8 +26,8 @@ class _Absent:
 
 
 ABSENT: Any = _Absent()
-MAX_DIFFS = 1000
-EVENT = "<event>"  # the path of a missing or extra event
+# EVENT (checks.py) is the path of a missing or extra event.
+ROWS_TYPE_NAMES = frozenset(t.name for t in ROWS_TYPES)
 # An event may list fields its parser could not determine for that event (a text tool whose
 # output does not say): they are not compared. Paths: "type_code", "body.query", ...
 UNDETERMINED = "_undetermined"
@@ -93,14 +95,15 @@ def diff_values(expected: Any, actual: Any, path: str) -> Iterator[tuple[str, An
 
 
 def _body_diffs(name: str, exp_body: dict[str, Any], act_body: dict[str, Any], table: Table | None,
-                caps: Capabilities) -> Iterator[tuple[str, Any, Any, str]]:
+                caps: Capabilities, checks: Checks, type_name: str) -> Iterator[tuple[str, Any, Any, str]]:
     """(path, expected, actual, where). Rows go column by column (row_values.py); a Transaction_payload's nested events are
-    aligned and compared like a stream of their own; any other field leaf by leaf."""
+    aligned and compared like a stream of their own; any other field leaf by leaf. Rows and nested
+    events count their own checks; any other field is one check, counted by the caller."""
     if name == "rows" and table is not None:
-        yield from row_diffs(exp_body, act_body, table, caps.row_values)
+        yield from row_diffs(exp_body, act_body, table, caps.row_values, checks, type_name)
     elif name == "events" and isinstance(exp_body.get("events"), list):
         nested = act_body.get("events") if isinstance(act_body.get("events"), list) else []
-        for d in compare_events(exp_body["events"], nested, caps):
+        for d in compare_events(exp_body["events"], nested, caps, checks):
             yield f"body.events[{d.index}] {d.event_type} {d.path}", d.expected, d.actual, d.where
     else:
         for path, e, a in diff_values(plain(get_path(exp_body, name)), plain(get_path(act_body, name)),
@@ -108,28 +111,103 @@ def _body_diffs(name: str, exp_body: dict[str, Any], act_body: dict[str, Any], t
             yield path, e, a, ""
 
 
+_COUNTS_ITSELF = ("rows", "events")  # body fields whose checks _body_diffs counts
+
+
+def _header_diffs(index: int, position: Any, type_name: str, exp: dict[str, Any], act: dict[str, Any],
+                  caps: Capabilities, undetermined: set[str], checks: Checks, out: list[FieldDiff]) -> None:
+    """The common header fields the parser claims; the others are not compared. The event's type
+    is checked even when not claimed: an event the parser cannot name is a failed check."""
+    compared = caps.header - undetermined
+    for name in sorted(compared):
+        n = len(out)
+        for path, e, a in diff_values(plain(get_path(exp, name)), plain(get_path(act, name)), name):
+            out.append(FieldDiff(index, position, type_name, path, e, a))
+        checks.add((type_name, name, ""), 1, len(out) > n)
+    roots = {h.split(".", 1)[0] for h in compared}
+    checks.not_compared((type_name, h, "") for h in HEADER_FIELDS if h not in roots and h != "type")
+    if "type" in roots:
+        return
+    if "type" in undetermined:  # the parser says it cannot tell (a text tool's ambiguous label)
+        checks.add((type_name, "type", ""), not_compared=1)
+    elif isinstance(act.get("type"), str) and act["type"]:
+        checks.add((type_name, "type", ""), 1)
+    else:
+        out.append(FieldDiff(index, position, type_name, "type", exp.get("type", ABSENT),
+                             act.get("type", ABSENT), UNNAMED))
+        checks.add((type_name, "type", ""), 1, 1)
+
+
 def _event_diffs(index: int, exp: dict[str, Any], act: dict[str, Any], caps: Capabilities,
-                 table: Table | None = None) -> Iterator[FieldDiff]:
+                 table: Table | None, checks: Checks, out: list[FieldDiff]) -> None:
     type_name = str(exp.get("type", exp.get("type_code")))
     position = exp.get("position")
     undetermined = set(act.get(UNDETERMINED) or ())
-    for name in sorted(caps.header - undetermined):
-        for path, e, a in diff_values(plain(get_path(exp, name)), plain(get_path(act, name)), name):
-            yield FieldDiff(index, position, type_name, path, e, a)
+    _header_diffs(index, position, type_name, exp, act, caps, undetermined, checks, out)
     fields = caps.body_fields(type_name)
     exp_body = exp.get("body") if isinstance(exp.get("body"), dict) else {}
     act_body = act.get("body") if isinstance(act.get("body"), dict) else {}
     # Claiming all fields means the exact key set; a named field is compared where the expected
     # event has it (a field the model does not give this event is not the parser's error).
     names = (set(exp_body) | set(act_body)) - LAYOUT_ONLY if fields == ALL else set(fields) & set(exp_body)
-    for name in sorted(names - {u[5:] for u in undetermined if u.startswith("body.")}):
-        for path, e, a, where in _body_diffs(name, exp_body, act_body, table, caps):
-            yield FieldDiff(index, position, type_name, path, e, a, where)
+    unsure = {u[5:] for u in undetermined if u.startswith("body.")}
+    compared = names - unsure
+    for name in sorted(compared):
+        n = len(out)
+        for path, e, a, where in _body_diffs(name, exp_body, act_body, table, caps, checks, type_name):
+            out.append(FieldDiff(index, position, type_name, path, e, a, where))
+        if name not in _COUNTS_ITSELF or (name == "rows" and table is None):
+            checks.add((type_name, f"body.{name}", ""), 1, len(out) > n)
+    if type_name in ROWS_TYPE_NAMES and "rows" not in compared:
+        if "rows" in unsure:
+            checks.add((type_name, "body.rows.length", ""), not_compared=1)
+        else:
+            _rows_kept(index, position, type_name, exp_body, act, checks, out)
+    checks.not_compared((type_name, f"body.{name}", "") for name in set(exp_body) - LAYOUT_ONLY - compared
+                        - {"rows"})
+
+
+def _rows_kept(index: int, position: Any, type_name: str, exp_body: dict[str, Any], act: dict[str, Any],
+               checks: Checks, out: list[FieldDiff]) -> None:
+    """A rows event whose rows the capabilities do not claim: the rows are still there, whatever
+    is claimed (the number of rows, and each row's images); their values are not compared."""
+    exp_rows = exp_body.get("rows") if isinstance(exp_body.get("rows"), list) else []
+    body = act.get("body")
+    act_rows = body.get("rows") if isinstance(body, dict) else None
+    if not isinstance(act_rows, list):
+        out.append(FieldDiff(index, position, type_name, "body.rows", len(exp_rows),
+                             act_rows if act_rows is not None else ABSENT, ROWS_LOST))
+        checks.add((type_name, "body.rows.length", ""), 1, 1)
+        return
+    n = len(out)
+    if len(exp_rows) != len(act_rows):
+        out.append(FieldDiff(index, position, type_name, "body.rows.length", len(exp_rows), len(act_rows), ROWS_LOST))
+    checks.add((type_name, "body.rows.length", ""), 1, len(out) > n)
+    row_images(index, position, type_name, exp_rows, act_rows, checks, out)
+
+
+def row_images(index: int, position: Any, type_name: str, exp_rows: list[Any], act_rows: list[Any],
+               checks: Checks, out: list[FieldDiff]) -> None:
+    """Each expected row's images (values; before and after an update) are delivered."""
+    for r, (exp_row, act_row) in enumerate(zip(exp_rows, act_rows)):
+        for key in IMAGES:
+            if image_of(exp_row, key) is None:
+                continue
+            field = "body.rows[]" if key == "values" else f"body.rows[].{key}"
+            values = image_of(exp_row, key).get("values") or ()
+            checks.add((type_name, f"{field}.values[]", ""), not_compared=len(values))
+            if image_of(act_row, key) is None:
+                path = f"body.rows[{r}]" + ("" if key == "values" else f".{key}")
+                out.append(FieldDiff(index, position, type_name, path, "present", "<absent>", ROWS_LOST))
+                checks.add((type_name, field, ""), 1, 1)
+            else:
+                checks.add((type_name, field, ""), 1)
 
 
 def expected_subset(expected: list[dict[str, Any]], caps: Capabilities) -> list[dict[str, Any]]:
-    """The expected events a parser claims to report (all of them unless every_event is False)."""
-    return [e for e in expected if caps.reports_type(str(e.get("type")))]
+    """The expected events a parser claims to report (all of them unless every_event is False);
+    rows events always: a capability never excuses lost rows."""
+    return [e for e in expected if caps.reports_type(str(e.get("type"))) or e.get("type") in ROWS_TYPE_NAMES]
 
 
 def _type_name(event: dict[str, Any]) -> str:
@@ -137,21 +215,29 @@ def _type_name(event: dict[str, Any]) -> str:
 
 
 def compare_events(expected: list[dict[str, Any]], actual: list[dict[str, Any]],
-                   caps: Capabilities) -> list[FieldDiff]:
+                   caps: Capabilities, checks: Checks | None = None) -> list[FieldDiff]:
+    """Every difference (no cap: the verdict's counts and digest cover all of them); `checks`,
+    when given, counts every check made, passed or failed, and every one not made."""
+    if checks is None:
+        checks = Checks()
     if actual is expected and caps.every_event:  # the oracle's own decode as its reply (spark_checks)
         return []
     exp = expected_subset(expected, caps)
+    if len(exp) != len(expected):
+        kept = {id(e) for e in exp}
+        checks.not_compared((_type_name(e), EVENT, "") for e in expected if id(e) not in kept)
     tables = tables_of(expected)
     diffs: list[FieldDiff] = []
     for i, j in align(exp, actual, caps):
         if j is None:
             e = exp[i]
             diffs.append(FieldDiff(i, e.get("position"), _type_name(e), EVENT, "present", ABSENT))
+            checks.add((_type_name(e), EVENT, ""), 1, 1)
         elif i is None:
             a = actual[j]
             diffs.append(FieldDiff(j, a.get("position"), _type_name(a), EVENT, ABSENT, "present"))
+            checks.add((_type_name(a), EVENT, ""), 1, 1)
         else:
-            diffs.extend(_event_diffs(i, exp[i], actual[j], caps, tables.get(id(exp[i]))))
-        if len(diffs) >= MAX_DIFFS:
-            break
-    return diffs[:MAX_DIFFS]
+            checks.add((_type_name(exp[i]), EVENT, ""), 1)
+            _event_diffs(i, exp[i], actual[j], caps, tables.get(id(exp[i])), checks, diffs)
+    return diffs

@@ -14,6 +14,7 @@ class Outcome(str, Enum):
     TIMEOUT = "timeout"          # no answer within the time limit
     SKIPPED = "skipped"          # declined the input (declared unsupported), with a reason
     UNAVAILABLE = "unavailable"  # the tool is not installed here: never counts as a pass
+    NOT_APPLICABLE = "not_applicable"
 
     def __str__(self) -> str:
         return self.value
@@ -36,6 +37,9 @@ class CaseResult:
     diff_digest: str = ""  # of every difference, sorted (harness/classify.py): expected failures pin it
     # What the case exercises besides its event types (harness/features.py): area -> values
     features: dict[str, list[str]] = field(default_factory=dict)
+    # Every check made and not made (harness/checks.py): passed / failed / not_compared, overall
+    # and by_event_type, by_column_type, by_field, by_area (docs/plugin-contract.md)
+    checks: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
