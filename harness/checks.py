@@ -10,7 +10,10 @@ Granularity, so counts stay cheap and mean the same everywhere:
   failed check; every difference still goes into the verdict's differences and digest);
 - a row value is one check per column per image (`body.rows[].values[] TINY`), a row count one
   check per rows event (`body.rows.length`), an image one check per expected image per row;
-- an event's presence is one check per expected event (`<event>`), an extra event one failed one.
+- an event's presence is one check per expected event (`<event>`), an extra event one failed one;
+- a reply that fails (rejected, crashed, timed out) is one failed check `<stopped>` at the first
+  event it did not deliver, whose events are not compared; a bad file accepted is one failed
+  check `<rejection>`.
 
 Every check belongs to one area: row values (rows, images, column values), event framing (the
 common header and the event's presence) or event metadata (every other body field).
@@ -25,6 +28,9 @@ ROW_VALUES, METADATA, FRAMING = "row_values", "event_metadata", "framing"
 AREAS = (ROW_VALUES, METADATA, FRAMING)
 PASSED, FAILED, NOT_COMPARED = "passed", "failed", "not_compared"
 EVENT = "<event>"
+STOPPED = "<stopped>"      # a reply that ended in a rejection, crash or timeout, at the event it did not deliver
+REJECTION = "<rejection>"  # a file accepted where it must be rejected, at the event to reject
+END = "(end of file)"      # the event type of a check past the last event
 ROWS_LOST = "rows lost"
 UNNAMED = "unnamed event"
 

@@ -6,7 +6,7 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from .checks import EVENT, Checks
+from .checks import END, EVENT, REJECTION, STOPPED, Checks
 from .compare import FieldDiff, compare_events, expected_subset
 from .expectations import Expectation
 from .outcomes import Outcome
@@ -93,7 +93,7 @@ def _failed_rejection(exp: Expectation, caps: Capabilities, actual: list[dict[st
     checks = Checks()
     n = len(expected_subset(exp.events, caps))
     bad = actual[n] if n < len(actual) else {}
-    checks.add((str(bad.get("type", bad.get("type_code", "(end of file)"))), "error", ""), 1, 1)
+    checks.add((str(bad.get("type", bad.get("type_code", END))), REJECTION, ""), 1, 1)
     return checks
 
 
@@ -101,12 +101,14 @@ def _partial(verdict: Verdict, exp: Expectation, delivered: list[dict[str, Any]]
     """A failed reply (rejected, crashed, timed out) compared on the events it delivered before
     the failure: the expected events up to the last one delivered; the rest are not compared.
     The outcome and message stay the failure's; its checks and differences count."""
-    if exp.problem or not delivered:
-        _not_compared_after(exp.events, 0, caps, verdict.checks)
+    if exp.problem:
         return verdict
     subset = expected_subset(exp.events, caps)
-    n = _delivered_prefix(subset, delivered, caps)
-    verdict.diffs = compare_events(subset[:n], delivered, caps, verdict.checks)
+    n = _delivered_prefix(subset, delivered, caps) if delivered else 0
+    if delivered:
+        verdict.diffs = compare_events(subset[:n], delivered, caps, verdict.checks)
+    stopped = subset[n] if n < len(subset) else {}
+    verdict.checks.add((str(stopped.get("type", stopped.get("type_code", END))), STOPPED, ""), 1, 1)
     _not_compared_after(subset, n, caps, verdict.checks)
     return verdict
 
