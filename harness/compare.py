@@ -130,12 +130,20 @@ def _header_diffs(index: int, position: Any, type_name: str, exp: dict[str, Any]
         return
     if "type" in undetermined:  # the parser says it cannot tell (a text tool's ambiguous label)
         checks.add((type_name, "type", ""), not_compared=1)
-    elif isinstance(act.get("type"), str) and act["type"]:
+    elif _named(act, "type_code" in roots):
         checks.add((type_name, "type", ""), 1)
     else:
         out.append(FieldDiff(index, position, type_name, "type", exp.get("type", ABSENT),
                              act.get("type", ABSENT), UNNAMED))
         checks.add((type_name, "type", ""), 1, 1)
+
+
+def _named(act: dict[str, Any], code_compared: bool) -> bool:
+    """The parser named the event: by its type name, or (a header-only parser, which reports no
+    names) by a type code it claims and so is compared. `"type": null` is never a name."""
+    if "type" in act:
+        return isinstance(act["type"], str) and bool(act["type"])
+    return code_compared and isinstance(act.get("type_code"), int) and not isinstance(act.get("type_code"), bool)
 
 
 def _event_diffs(index: int, exp: dict[str, Any], act: dict[str, Any], caps: Capabilities,

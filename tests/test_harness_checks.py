@@ -73,10 +73,10 @@ def test_a_rows_event_type_the_parser_does_not_report_is_missing_even_without_ev
 
 def test_an_event_the_parser_cannot_name_is_a_failed_check_whatever_is_claimed():
     events = case_events("integers--row")
-    caps = Capabilities(frozenset(h for h in HEADER_FIELDS if h != "type"), {ALL: frozenset()})
+    caps = Capabilities(frozenset(h for h in HEADER_FIELDS if h not in ("type", "type_code")), {ALL: frozenset()})
     actual = copy.deepcopy(events)
     actual[5]["type"] = None
-    del actual[6]["type"]
+    del actual[6]["type"]  # and no type code it claims either
     v = classify(expectation(events), Reply(EVENTS, actual), caps)
     assert v.outcome is Outcome.MISMATCH and [d.index for d in v.diffs] == [5, 6]
     assert all(d.path == "type" and d.where == "unnamed event" for d in v.diffs)
@@ -84,6 +84,12 @@ def test_an_event_the_parser_cannot_name_is_a_failed_check_whatever_is_claimed()
     # the text tools' ambiguous label: the parser says it cannot tell, so it is not compared
     actual[5]["_undetermined"] = ["type"]
     assert len(compare_events(events, actual, caps)) == 1
+    # a header-only parser names events by the type code it claims (docs/plugin-contract.md) ...
+    by_code = Capabilities(frozenset(h for h in HEADER_FIELDS if h != "type"), {ALL: frozenset()})
+    assert compare_events(events, [{k: v for k, v in e.items() if k != "type"} for e in events], by_code) == []
+    # ... but a null name is no name, whatever code comes with it
+    (d,) = compare_events(events, [{**e, "type": None} if i == 3 else e for i, e in enumerate(events)], by_code)
+    assert (d.index, d.where) == (3, "unnamed event")
 
 
 def test_a_cosmetic_difference_fails_one_check_and_the_rows_still_show_right():
