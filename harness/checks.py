@@ -61,12 +61,14 @@ def field_of(path: str) -> str:
 class Checks:
     """Counts of checks by (event type, field, column type): [compared, failed, not compared].
     `passed` is compared minus failed, so a caller counts what it compared in bulk and each
-    failure once."""
+    failure once. The fields an event compares (or leaves out) are counted as one tuple per
+    event (`fields`), expanded only in to_json: a dict increment per event, not per field."""
 
-    __slots__ = ("counts",)
+    __slots__ = ("counts", "fields")
 
     def __init__(self) -> None:
         self.counts: dict[Key, list[int]] = {}
+        self.fields: dict[tuple[str, tuple[str, ...], bool], int] = {}  # (type, fields, compared) -> events
 
     def add(self, key: Key, compared: int = 0, failed: int = 0, not_compared: int = 0) -> None:
         c = self.counts.get(key)
@@ -77,39 +79,60 @@ class Checks:
             c[1] += failed
             c[2] += not_compared
 
-    def merge(self, other: "Checks") -> None:
-        for key, (compared, failed, nc) in other.counts.items():
-            self.add(key, compared, failed, nc)
+    def add_fields(self, event_type: str, fields: tuple[str, ...], compared: bool = True) -> None:
+        """One event's fields, each one check compared (its failures added with `add`), or not."""
+        if fields:
+            key = (event_type, fields, compared)
+            self.fields[key] = self.fields.get(key, 0) + 1
 
     def not_compared(self, keys: Iterable[Key]) -> None:
         for key in keys:
             self.add(key, not_compared=1)
 
+    def _all(self) -> dict[Key, list[int]]:
+        counts = {k: list(v) for k, v in self.counts.items()}
+        for (etype, fields, compared), n in self.fields.items():
+            for f in fields:
+                c = counts.setdefault((etype, f, ""), [0, 0, 0])
+                c[0 if compared else 2] += n
+        return counts
+
     def to_json(self) -> dict[str, Any]:
         """The result's `checks` (docs/plugin-contract.md): totals, and the same three counts by
         event type, column type, field (`path` or `path COLTYPE`) and area."""
-        total = _zero()
-        by: dict[str, dict[str, dict[str, int]]] = {"by_event_type": {}, "by_column_type": {},
-                                                     "by_field": {}, "by_area": {}}
-        for (etype, field, coltype), (compared, failed, nc) in sorted(self.counts.items()):
-            counts = (compared - failed, failed, nc)
-            _bump(total, counts)
-            _bump(by["by_event_type"].setdefault(etype, _zero()), counts)
-            if coltype:
-                _bump(by["by_column_type"].setdefault(coltype, _zero()), counts)
-            _bump(by["by_field"].setdefault(f"{field} {coltype}" if coltype else field, _zero()), counts)
-            _bump(by["by_area"].setdefault(area_of(field), _zero()), counts)
-        return {**total, **by}
+        groups: dict[str, dict[str, list[int]]] = {g: {} for g in _GROUPS}
+        total = [0, 0, 0]
+        for (etype, field, coltype), (compared, failed, nc) in self._all().items():
+            passed = compared - failed
+            total[0] += passed
+            total[1] += failed
+            total[2] += nc
+            for group, name in (("by_event_type", etype), ("by_field", f"{field} {coltype}" if coltype else field),
+                                ("by_area", _AREA.get(field) or _area(field)),
+                                ("by_column_type", coltype)):
+                if not name:
+                    continue
+                c = groups[group].get(name)
+                if c is None:
+                    groups[group][name] = [passed, failed, nc]
+                else:
+                    c[0] += passed
+                    c[1] += failed
+                    c[2] += nc
+        return {**_named(total), **{g: {k: _named(v) for k, v in sorted(groups[g].items())} for g in _GROUPS}}
 
 
-def _zero() -> dict[str, int]:
-    return {PASSED: 0, FAILED: 0, NOT_COMPARED: 0}
+_GROUPS = ("by_event_type", "by_column_type", "by_field", "by_area")
+_AREA: dict[str, str] = {}
 
 
-def _bump(into: dict[str, int], counts: tuple[int, int, int]) -> None:
-    into[PASSED] += counts[0]
-    into[FAILED] += counts[1]
-    into[NOT_COMPARED] += counts[2]
+def _area(field: str) -> str:
+    _AREA[field] = area_of(field)
+    return _AREA[field]
+
+
+def _named(counts: list[int]) -> dict[str, int]:
+    return {PASSED: counts[0], FAILED: counts[1], NOT_COMPARED: counts[2]}
 
 
 def add_counts(into: dict[str, int], counts: dict[str, Any] | None) -> dict[str, int]:

@@ -114,23 +114,40 @@ def _body_diffs(name: str, exp_body: dict[str, Any], act_body: dict[str, Any], t
 _COUNTS_ITSELF = ("rows", "events")  # body fields whose checks _body_diffs counts
 
 
+def _header_fields(caps: Capabilities, undetermined: frozenset[str]) -> tuple[tuple[str, ...], tuple[str, ...], bool, bool]:
+    """(header fields compared, fields not compared, whether type and type_code are compared):
+    the same for every event of a parser, so worked out once."""
+    key = (caps.header, undetermined)
+    found = _HEADER_FIELDS.get(key)
+    if found is None:
+        compared = tuple(sorted(caps.header - undetermined))
+        roots = {h.split(".", 1)[0] for h in compared}
+        skipped = tuple(h for h in HEADER_FIELDS if h not in roots and h != "type")
+        found = _HEADER_FIELDS[key] = (compared, skipped, "type" in roots, "type_code" in roots)
+    return found
+
+
+_HEADER_FIELDS: dict = {}
+
+
 def _header_diffs(index: int, position: Any, type_name: str, exp: dict[str, Any], act: dict[str, Any],
-                  caps: Capabilities, undetermined: set[str], checks: Checks, out: list[FieldDiff]) -> None:
+                  caps: Capabilities, undetermined: frozenset[str], checks: Checks, out: list[FieldDiff]) -> None:
     """The common header fields the parser claims; the others are not compared. The event's type
     is checked even when not claimed: an event the parser cannot name is a failed check."""
-    compared = caps.header - undetermined
-    for name in sorted(compared):
+    compared, skipped, type_compared, code_compared = _header_fields(caps, undetermined)
+    for name in compared:
         n = len(out)
         for path, e, a in diff_values(plain(get_path(exp, name)), plain(get_path(act, name)), name):
             out.append(FieldDiff(index, position, type_name, path, e, a))
-        checks.add((type_name, name, ""), 1, len(out) > n)
-    roots = {h.split(".", 1)[0] for h in compared}
-    checks.not_compared((type_name, h, "") for h in HEADER_FIELDS if h not in roots and h != "type")
-    if "type" in roots:
+        if len(out) > n:
+            checks.add((type_name, name, ""), failed=1)
+    checks.add_fields(type_name, compared)
+    checks.add_fields(type_name, skipped, compared=False)
+    if type_compared:
         return
     if "type" in undetermined:  # the parser says it cannot tell (a text tool's ambiguous label)
         checks.add((type_name, "type", ""), not_compared=1)
-    elif _named(act, "type_code" in roots):
+    elif _named(act, code_compared):
         checks.add((type_name, "type", ""), 1)
     else:
         out.append(FieldDiff(index, position, type_name, "type", exp.get("type", ABSENT),
@@ -150,7 +167,7 @@ def _event_diffs(index: int, exp: dict[str, Any], act: dict[str, Any], caps: Cap
                  table: Table | None, checks: Checks, out: list[FieldDiff]) -> None:
     type_name = str(exp.get("type", exp.get("type_code")))
     position = exp.get("position")
-    undetermined = set(act.get(UNDETERMINED) or ())
+    undetermined = frozenset(act.get(UNDETERMINED) or ())
     _header_diffs(index, position, type_name, exp, act, caps, undetermined, checks, out)
     fields = caps.body_fields(type_name)
     exp_body = exp.get("body") if isinstance(exp.get("body"), dict) else {}
@@ -160,19 +177,33 @@ def _event_diffs(index: int, exp: dict[str, Any], act: dict[str, Any], caps: Cap
     names = (set(exp_body) | set(act_body)) - LAYOUT_ONLY if fields == ALL else set(fields) & set(exp_body)
     unsure = {u[5:] for u in undetermined if u.startswith("body.")}
     compared = names - unsure
+    counted = []
     for name in sorted(compared):
         n = len(out)
         for path, e, a, where in _body_diffs(name, exp_body, act_body, table, caps, checks, type_name):
             out.append(FieldDiff(index, position, type_name, path, e, a, where))
         if name not in _COUNTS_ITSELF or (name == "rows" and table is None):
-            checks.add((type_name, f"body.{name}", ""), 1, len(out) > n)
+            counted.append(_BODY_PATH.get(name) or _body_path(name))
+            if len(out) > n:
+                checks.add((type_name, counted[-1], ""), failed=1)
+    checks.add_fields(type_name, tuple(counted))
     if type_name in ROWS_TYPE_NAMES and "rows" not in compared:
         if "rows" in unsure:
             checks.add((type_name, "body.rows.length", ""), not_compared=1)
         else:
             _rows_kept(index, position, type_name, exp_body, act, checks, out)
-    checks.not_compared((type_name, f"body.{name}", "") for name in set(exp_body) - LAYOUT_ONLY - compared
-                        - {"rows"})
+    skipped = exp_body.keys() - LAYOUT_ONLY - compared - _ROWS
+    if skipped:
+        checks.add_fields(type_name, tuple(sorted(_BODY_PATH.get(n) or _body_path(n) for n in skipped)), False)
+
+
+_ROWS = frozenset({"rows"})
+_BODY_PATH: dict[str, str] = {}
+
+
+def _body_path(name: str) -> str:
+    _BODY_PATH[name] = f"body.{name}"
+    return _BODY_PATH[name]
 
 
 def _rows_kept(index: int, position: Any, type_name: str, exp_body: dict[str, Any], act: dict[str, Any],
