@@ -65,6 +65,12 @@ def test_reports(tmp_path, monkeypatch):
     assert doc["summary"]["oracle"] == {"pass": 5}
     assert doc["gate"]["oracle"]["ok"] and not doc["gate"]["node-header-parser"]["ok"]
     assert len(doc["results"]) == len(records) == 10
+    oracle_checks, node_checks = doc["checks"]["oracle"], doc["checks"]["node-header-parser"]
+    assert oracle_checks["failed"] == 0 and oracle_checks["passed"] > 100
+    assert node_checks["by_area"]["framing"]["failed"] >= 4  # the altered server_id
+    assert node_checks["by_area"]["event_metadata"]["passed"] == 0  # it claims no body: none compared
+    assert all(set(r["checks"]) >= {"passed", "failed", "not_compared", "by_area"} for r in doc["results"]
+               if r["checks"])
 
     page = _Tables()
     page.feed(out["html"].read_text())
