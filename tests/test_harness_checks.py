@@ -205,3 +205,17 @@ def test_a_one_shot_parser_that_dies_hands_back_the_lines_it_printed(tmp_path):
                       "sys.stdout.write('{\"position\": 4')\nsys.stdout.flush()\nos.abort()\n")
     reply = OneShotTestee([sys.executable, str(script)], Limits(30, 0, 0)).parse("unused")
     assert reply.status == CRASH and reply.events == events
+
+
+def test_rows_inside_a_compressed_transaction_are_never_excused():
+    events = case_events("ddl_dml_basic--row-compressed")
+    k = next(i for i, e in enumerate(events) if e["type"] == "TRANSACTION_PAYLOAD_EVENT"
+             and any(n["type"] in ROWS_TYPES for n in e["body"]["events"]))
+    caps = Capabilities(bodies={"TRANSACTION_PAYLOAD_EVENT": frozenset({"payload_size"}), ALL: ALL})
+    lost = copy.deepcopy(events)
+    lost[k]["body"].pop("events")
+    diffs = compare_events(events, lost, caps)
+    nested = [n for n in events[k]["body"]["events"] if n["type"] in ROWS_TYPES]
+    assert len(diffs) == len(nested) and all(d.where == "rows lost" for d in diffs)
+    assert "TRANSACTION_PAYLOAD_EVENT body.events[" in str(diffs[0]) and " body.rows (rows lost)" in str(diffs[0])
+    assert compare_events(events, copy.deepcopy(events), caps) == []  # delivered: compared, and right

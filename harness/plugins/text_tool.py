@@ -65,11 +65,14 @@ def _rows(event: dict[str, Any], undetermined: list[str]) -> None:
 
 def canonical(t: Any) -> dict[str, Any]:
     from oracle.event_types import type_name
+    from oracle.events import T
     from oracle.mysqlbinlog_rows import is_rows_event
     event = _restore_bytes(t.to_json())
     undetermined = [f"body.{f}" for f in sorted(BODY_FIELDS - set(t.body))]
     if is_rows_event(t):
         _rows(event, undetermined)
+    elif t.type_code == T.TRANSACTION_PAYLOAD_EVENT:
+        undetermined.append("body.events")  # the tool prints them after it; they are not regrouped here
     if t.type_code is None:
         undetermined += ["type_code", "type"]
     else:
