@@ -8,7 +8,7 @@ reports positions, else by event type, so a missing or extra event is one diff (
 QUERY_EVENT: missing"), not a cascade, and the rest compare with the events they belong to."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Iterator
 
 from oracle.events import ROWS_TYPES
@@ -31,6 +31,7 @@ ROWS_TYPE_NAMES = frozenset(t.name for t in ROWS_TYPES)
 # An event may list fields its parser could not determine for that event (a text tool whose
 # output does not say): they are not compared. Paths: "type_code", "body.query", ...
 UNDETERMINED = "_undetermined"
+LIBRARY_TYPE = "library_type"  # an adapter's word for the event (docs/plugin-contract.md): never compared
 
 
 @dataclass(frozen=True)
@@ -42,11 +43,18 @@ class FieldDiff:
     expected: Any
     actual: Any
     where: str = ""  # the place in words, where the path alone does not say it (a row's table, column)
+    # The library's own name of the actual event (its class or enum, the adapter's `library_type`):
+    # shown with the difference, never compared, not part of the line the digest pins.
+    library_type: str = ""
 
     def to_json(self) -> dict[str, Any]:
         out = {"index": self.index, "position": self.position, "event_type": self.event_type,
                "path": self.path, "expected": _jsonable(self.expected), "actual": _jsonable(self.actual)}
-        return {**out, "where": self.where} if self.where else out
+        if self.where:
+            out["where"] = self.where
+        if self.library_type:
+            out["library_type"] = self.library_type
+        return out
 
     def __str__(self) -> str:
         if self.path.endswith(EVENT):  # a missing or extra event (nested: "body.events[0] TYPE <event>")
@@ -168,6 +176,16 @@ def _event_diffs(index: int, exp: dict[str, Any], act: dict[str, Any], caps: Cap
     type_name = str(exp.get("type", exp.get("type_code")))
     position = exp.get("position")
     undetermined = frozenset(act.get(UNDETERMINED) or ())
+    first = len(out)
+    _compare_event(index, type_name, position, exp, act, caps, table, undetermined, checks, out)
+    library_type = act.get(LIBRARY_TYPE)
+    if library_type and len(out) > first:
+        out[first:] = [replace(d, library_type=str(library_type)) for d in out[first:]]
+
+
+def _compare_event(index: int, type_name: str, position: Any, exp: dict[str, Any], act: dict[str, Any],
+                   caps: Capabilities, table: Table | None, undetermined: frozenset[str], checks: Checks,
+                   out: list[FieldDiff]) -> None:
     _header_diffs(index, position, type_name, exp, act, caps, undetermined, checks, out)
     fields = caps.body_fields(type_name)
     exp_body = exp.get("body") if isinstance(exp.get("body"), dict) else {}
@@ -295,7 +313,8 @@ def compare_events(expected: list[dict[str, Any]], actual: list[dict[str, Any]],
             checks.add((_type_name(e), EVENT, ""), 1, 1)
         elif i is None:
             a = actual[j]
-            diffs.append(FieldDiff(j, a.get("position"), _type_name(a), EVENT, ABSENT, "present"))
+            diffs.append(FieldDiff(j, a.get("position"), _type_name(a), EVENT, ABSENT, "present",
+                                   library_type=str(a.get(LIBRARY_TYPE) or "")))
             checks.add((_type_name(a), EVENT, ""), 1, 1)
         else:
             checks.add((_type_name(exp[i]), EVENT, ""), 1)

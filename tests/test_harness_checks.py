@@ -219,3 +219,13 @@ def test_rows_inside_a_compressed_transaction_are_never_excused():
     assert len(diffs) == len(nested) and all(d.where == "rows lost" for d in diffs)
     assert "TRANSACTION_PAYLOAD_EVENT body.events[" in str(diffs[0]) and " body.rows (rows lost)" in str(diffs[0])
     assert compare_events(events, copy.deepcopy(events), caps) == []  # delivered: compared, and right
+
+
+def test_the_librarys_own_name_is_shown_with_a_difference_and_never_compared():
+    events = case_events("integers--row")
+    actual = copy.deepcopy(events)
+    for e in actual:
+        e["library_type"] = "SomeEventData"
+    actual[4]["type"] = None
+    (d,) = compare_events(events, actual, Capabilities())
+    assert d.to_json()["library_type"] == "SomeEventData" and "SomeEventData" not in str(d)

@@ -87,6 +87,7 @@ def _failures(results: list[CaseResult], gates: dict[str, Gate], anchors: dict[t
         status = "expected" if gate is not None and gate.is_expected(r) else '<span class="bad">unexpected</span>'
         diffs = "\n".join(f"{d.get('event_type')} @{d.get('position')} {d.get('path')}"
                           + (f" ({d['where']})" if d.get("where") else "")
+                          + (f" [library: {d['library_type']}]" if d.get("library_type") else "")
                           + f": expected {d.get('expected')!r}, got {d.get('actual')!r}" for d in r.diffs[:5])
         detail = f"<details><summary>diffs</summary><code>{escape(diffs)}</code></details>" if diffs else ""
         rows.append(f'<tr id="{anchors[(r.parser, r.case)]}"><td>{escape(r.parser)}</td>'

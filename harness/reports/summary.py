@@ -82,6 +82,7 @@ def _first_diff(r: CaseResult, area: str, value: str) -> str:
                 or area == COLUMN_TYPES and not path.endswith(f" {value}")):
             continue
         where = f" ({d['where']})" if d.get("where") else ""
+        where += f" [library: {d['library_type']}]" if d.get("library_type") else ""
         return (f"{d.get('event_type')} @{d.get('position')} {path}{where}: expected {d.get('expected')!r}, "
                 f"got {d.get('actual')!r}")
     return r.message.splitlines()[0][:200] if r.message else str(r.outcome)
