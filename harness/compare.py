@@ -17,15 +17,9 @@ from oracle.values import LAYOUT_ONLY, plain
 from .align import align
 from .checks import EVENT, ROWS_LOST, UNNAMED, Checks
 from .plugins.base import ALL, HEADER_FIELDS, Capabilities
-from .row_values import IMAGES, Table, image_of, row_diffs, tables_of
+from .row_values import ABSENT, Table, row_diffs, rows_kept, tables_of
 
 
-class _Absent:
-    def __repr__(self) -> str:
-        return "<absent>"
-
-
-ABSENT: Any = _Absent()
 # EVENT (checks.py) is the path of a missing or extra event.
 ROWS_TYPE_NAMES = frozenset(t.name for t in ROWS_TYPES)
 # An event may list fields its parser could not determine for that event (a text tool whose
@@ -209,7 +203,8 @@ def _compare_event(index: int, type_name: str, position: Any, exp: dict[str, Any
         if "rows" in unsure:
             checks.add((type_name, "body.rows.length", ""), not_compared=1)
         else:
-            _rows_kept(index, position, type_name, exp_body, act, checks, out)
+            for path, e, a, where in rows_kept(exp_body, act.get("body"), checks, type_name):
+                out.append(FieldDiff(index, position, type_name, path, e, a, where))
     elif isinstance(exp_body.get("events"), list) and "events" not in names:
         _nested_rows_kept(index, position, type_name, exp_body["events"], act_body, caps, checks, out)
     skipped = exp_body.keys() - LAYOUT_ONLY - compared - _ROWS
@@ -224,25 +219,6 @@ _BODY_PATH: dict[str, str] = {}
 def _body_path(name: str) -> str:
     _BODY_PATH[name] = f"body.{name}"
     return _BODY_PATH[name]
-
-
-def _rows_kept(index: int, position: Any, type_name: str, exp_body: dict[str, Any], act: dict[str, Any],
-               checks: Checks, out: list[FieldDiff]) -> None:
-    """A rows event whose rows the capabilities do not claim: the rows are still there, whatever
-    is claimed (the number of rows, and each row's images); their values are not compared."""
-    exp_rows = exp_body.get("rows") if isinstance(exp_body.get("rows"), list) else []
-    body = act.get("body")
-    act_rows = body.get("rows") if isinstance(body, dict) else None
-    if not isinstance(act_rows, list):
-        out.append(FieldDiff(index, position, type_name, "body.rows", len(exp_rows),
-                             act_rows if act_rows is not None else ABSENT, ROWS_LOST))
-        checks.add((type_name, "body.rows.length", ""), 1, 1)
-        return
-    n = len(out)
-    if len(exp_rows) != len(act_rows):
-        out.append(FieldDiff(index, position, type_name, "body.rows.length", len(exp_rows), len(act_rows), ROWS_LOST))
-    checks.add((type_name, "body.rows.length", ""), 1, len(out) > n)
-    row_images(index, position, type_name, exp_rows, act_rows, checks, out)
 
 
 def _nested_rows_kept(index: int, position: Any, type_name: str, nested: list[dict[str, Any]],
@@ -262,24 +238,6 @@ def _nested_rows_kept(index: int, position: Any, type_name: str, nested: list[di
             out.append(FieldDiff(index, position, type_name, f"body.events[{k}] {nested_type} body.rows",
                                  len(rows) if isinstance(rows, list) else 0, ABSENT, ROWS_LOST))
             checks.add((nested_type, "body.rows.length", ""), 1, 1)
-
-
-def row_images(index: int, position: Any, type_name: str, exp_rows: list[Any], act_rows: list[Any],
-               checks: Checks, out: list[FieldDiff]) -> None:
-    """Each expected row's images (values; before and after an update) are delivered."""
-    for r, (exp_row, act_row) in enumerate(zip(exp_rows, act_rows)):
-        for key in IMAGES:
-            if image_of(exp_row, key) is None:
-                continue
-            field = "body.rows[]" if key == "values" else f"body.rows[].{key}"
-            values = image_of(exp_row, key).get("values") or ()
-            checks.add((type_name, f"{field}.values[]", ""), not_compared=len(values))
-            if image_of(act_row, key) is None:
-                path = f"body.rows[{r}]" + ("" if key == "values" else f".{key}")
-                out.append(FieldDiff(index, position, type_name, path, "present", "<absent>", ROWS_LOST))
-                checks.add((type_name, field, ""), 1, 1)
-            else:
-                checks.add((type_name, field, ""), 1)
 
 
 def expected_subset(expected: list[dict[str, Any]], caps: Capabilities) -> list[dict[str, Any]]:

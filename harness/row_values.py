@@ -19,11 +19,19 @@ from typing import Any, Iterator
 
 from oracle.values import plain
 
-from .checks import Checks
+from .checks import ROWS_LOST, Checks
 from .json_spelling import writers_spelling
 from .plugins.base import ALL
 
 IMAGES = ("values", "before_image", "after_image")
+
+
+class _Absent:
+    def __repr__(self) -> str:
+        return "<absent>"
+
+
+ABSENT: Any = _Absent()  # a value or field the parser did not report (compare.py re-exports it)
 
 
 @dataclass(frozen=True)
@@ -135,6 +143,33 @@ def row_diffs(exp_body: dict[str, Any], act_body: dict[str, Any], table: Table,
     checks.add((type_name, "body.rows.length", ""), 1, len(exp_rows) != len(act_rows))
     if len(exp_rows) != len(act_rows):
         yield "body.rows.length", len(exp_rows), len(act_rows), table.name
+
+
+def rows_kept(exp_body: dict[str, Any], act_body: Any, checks: Checks,
+              type_name: str) -> Iterator[tuple[str, Any, Any, str]]:
+    """A rows event whose rows the capabilities do not claim: the rows are still there, whatever
+    is claimed (the number of rows, and each row's images; `rows lost` where not); their values
+    are not compared."""
+    exp_rows = exp_body.get("rows") if isinstance(exp_body.get("rows"), list) else []
+    act_rows = act_body.get("rows") if isinstance(act_body, dict) else None
+    if not isinstance(act_rows, list):
+        checks.add((type_name, "body.rows.length", ""), 1, 1)
+        yield "body.rows", len(exp_rows), act_rows if act_rows is not None else ABSENT, ROWS_LOST
+        return
+    checks.add((type_name, "body.rows.length", ""), 1, len(exp_rows) != len(act_rows))
+    if len(exp_rows) != len(act_rows):
+        yield "body.rows.length", len(exp_rows), len(act_rows), ROWS_LOST
+    for r, (exp_row, act_row) in enumerate(zip(exp_rows, act_rows)):
+        for key in IMAGES:
+            exp_image = image_of(exp_row, key)
+            if exp_image is None:
+                continue
+            field = "body.rows[]" if key == "values" else f"body.rows[].{key}"
+            checks.add((type_name, f"{field}.values[]", ""), not_compared=len(exp_image.get("values") or ()))
+            lost = image_of(act_row, key) is None
+            checks.add((type_name, field, ""), 1, lost)
+            if lost:
+                yield f"body.rows[{r}]" + ("" if key == "values" else f".{key}"), "present", "<absent>", ROWS_LOST
 
 
 class _ValueCounter:
