@@ -45,19 +45,6 @@ def area_of(field: str) -> str:
     return FRAMING
 
 
-def field_of(path: str) -> str:
-    """The field a difference path belongs to: `body.status_vars.flags2` -> `body.status_vars`,
-    `flags.value` stays (a header field may be claimed dotted)."""
-    if path.startswith("body."):
-        end = len(path)
-        for sep in (".", "["):
-            k = path.find(sep, 5)
-            if k != -1:
-                end = min(end, k)
-        return path[:end]
-    return path
-
-
 class Checks:
     """Counts of checks by (event type, field, column type): [compared, failed, not compared].
     `passed` is compared minus failed, so a caller counts what it compared in bulk and each
@@ -89,46 +76,60 @@ class Checks:
         for key in keys:
             self.add(key, not_compared=1)
 
-    def _all(self) -> dict[Key, list[int]]:
-        counts = {k: list(v) for k, v in self.counts.items()}
-        for (etype, fields, compared), n in self.fields.items():
-            for f in fields:
-                c = counts.setdefault((etype, f, ""), [0, 0, 0])
-                c[0 if compared else 2] += n
-        return counts
-
     def to_json(self) -> dict[str, Any]:
         """The result's `checks` (docs/plugin-contract.md): totals, and the same three counts by
-        event type, column type, field (`path` or `path COLTYPE`) and area."""
+        event type, column type, field (`path` or `path COLTYPE`) and area. An event's field
+        tuple adds to its event type and areas once, to each field's count once."""
         groups: dict[str, dict[str, list[int]]] = {g: {} for g in _GROUPS}
+        by_type, by_field, by_area, by_column = (groups[g] for g in _GROUPS)
         total = [0, 0, 0]
-        for (etype, field, coltype), (compared, failed, nc) in self._all().items():
-            passed = compared - failed
-            total[0] += passed
-            total[1] += failed
-            total[2] += nc
-            for group, name in (("by_event_type", etype), ("by_field", f"{field} {coltype}" if coltype else field),
-                                ("by_area", _AREA.get(field) or _area(field)),
-                                ("by_column_type", coltype)):
-                if not name:
-                    continue
-                c = groups[group].get(name)
-                if c is None:
-                    groups[group][name] = [passed, failed, nc]
-                else:
-                    c[0] += passed
-                    c[1] += failed
-                    c[2] += nc
+        for (etype, fields, compared), n in self.fields.items():
+            i = 0 if compared else 2
+            total[i] += n * len(fields)
+            by_type.setdefault(etype, [0, 0, 0])[i] += n * len(fields)
+            for area, k in _areas_of(fields):
+                by_area.setdefault(area, [0, 0, 0])[i] += n * k
+            for f in fields:
+                by_field.setdefault(f, [0, 0, 0])[i] += n
+        for (etype, field, coltype), (compared, failed, nc) in self.counts.items():
+            counts = (compared - failed, failed, nc)
+            _add3(total, counts)
+            _add3(by_type.setdefault(etype, [0, 0, 0]), counts)
+            _add3(by_field.setdefault(f"{field} {coltype}" if coltype else field, [0, 0, 0]), counts)
+            _add3(by_area.setdefault(_AREA.get(field) or _area(field), [0, 0, 0]), counts)
+            if coltype:
+                _add3(by_column.setdefault(coltype, [0, 0, 0]), counts)
         return {**_named(total), **{g: {k: _named(v) for k, v in sorted(groups[g].items())} for g in _GROUPS}}
 
 
-_GROUPS = ("by_event_type", "by_column_type", "by_field", "by_area")
+_GROUPS = ("by_event_type", "by_field", "by_area", "by_column_type")
 _AREA: dict[str, str] = {}
 
 
 def _area(field: str) -> str:
     _AREA[field] = area_of(field)
     return _AREA[field]
+
+
+_AREAS_OF: dict[tuple[str, ...], list[tuple[str, int]]] = {}
+
+
+def _areas_of(fields: tuple[str, ...]) -> list[tuple[str, int]]:
+    """(area, how many of the fields are in it), worked out once per field tuple."""
+    found = _AREAS_OF.get(fields)
+    if found is None:
+        counts: dict[str, int] = {}
+        for f in fields:
+            area = _AREA.get(f) or _area(f)
+            counts[area] = counts.get(area, 0) + 1
+        found = _AREAS_OF[fields] = list(counts.items())
+    return found
+
+
+def _add3(into: list[int], counts: tuple[int, int, int]) -> None:
+    into[0] += counts[0]
+    into[1] += counts[1]
+    into[2] += counts[2]
 
 
 def _named(counts: list[int]) -> dict[str, int]:
