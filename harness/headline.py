@@ -7,17 +7,18 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import expected_failures as xf
 from . import results
+from .checks import AREAS, add_counts, share
 from .jobs import RESULTS
 from .outcomes import CaseResult, Outcome
 from .parsers.registry import BY_NAME
 from .reports import browser, html
 from .findings_doc import combined_text
-from .reports.matrix import _group_key, version_group
+from .reports.matrix import NOT_KNOWN, _group_key, version_group
 
 _SECTION = re.compile(r"^## (\S+)")
 _NUMBERED = re.compile(r"^### \d+[a-z]?\. ")
@@ -62,6 +63,13 @@ class Row:
     expected: int
     unexpected: int
     not_run: int  # skipped or unavailable
+    not_applicable: int = 0  # refusals its manifest documents: outside every denominator
+    areas: dict[str, dict[str, int]] = field(default_factory=dict)  # checks by area (harness/checks.py)
+
+    @property
+    def applicable(self) -> int:
+        """The cases with a verdict: neither a documented refusal nor left unrun."""
+        return self.cases - self.not_applicable - self.not_run
 
 
 def rows(rs: list[CaseResult], gates: dict[str, xf.Gate]) -> list[Row]:
@@ -72,9 +80,21 @@ def rows(rs: list[CaseResult], gates: dict[str, xf.Gate]) -> list[Row]:
         not_run = sum(r.outcome in (Outcome.SKIPPED, Outcome.UNAVAILABLE) for r in mine)
         entry = BY_NAME.get(parser)
         transport = entry.transport if entry is not None else mine[0].transport
+        areas: dict[str, dict[str, int]] = {a: {} for a in AREAS}
+        for r in mine:
+            if r.outcome not in NOT_KNOWN:
+                for a in AREAS:
+                    add_counts(areas[a], ((r.checks or {}).get("by_area") or {}).get(a))
         out.append(Row(parser, transport, len(mine), sum(r.outcome is Outcome.PASS for r in mine),
-                       len(gate.expected), len(gate.unexpected), not_run))
+                       len(gate.expected), len(gate.unexpected), not_run,
+                       sum(r.outcome is Outcome.NOT_APPLICABLE for r in mine), areas))
     return out
+
+
+def share_text(counts: dict[str, int]) -> str:
+    """`99.1%` of the checks compared, `-` when none was (never shown as a pass)."""
+    ratio = share(counts)
+    return "-" if ratio is None else f"{ratio:.1%}".replace("100.0%", "100%")
 
 
 def gates_for(rs: list[CaseResult], expected_dir: Path | None) -> dict[str, xf.Gate]:
@@ -91,11 +111,17 @@ def markdown(rs: list[CaseResult], gates: dict[str, xf.Gate], findings: str, sou
     counts = numbered_findings(findings)
     lines = [f"{len(gates)} parsers × {len(cases)} cases from {len(versions)} server versions "
              f"({', '.join(versions)}); from {source}.", "",
-             "| parser | transport | passed | expected failures | unexpected | skipped | findings (docs/findings.md) |",
-             "|---|---|---:|---:|---:|---:|---:|"]
+             "Strict passes: cases whose every check passed, of the applicable cases (a refusal the "
+             "parser documents is not applicable; skipped cases are not run). Checks passed: of the "
+             "checks compared (harness/checks.py), in row values, event metadata and event framing.", "",
+             "| parser | transport | applicable | strict passes | row values | event metadata | event framing "
+             "| expected failures | unexpected | not applicable | skipped | findings (docs/findings.md) |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for row in rows(rs, gates):
-        lines.append(f"| {row.parser} | {row.transport} | {row.passed}/{row.cases} | {row.expected} | "
-                     f"{row.unexpected} | {row.not_run} | {_findings_of(row.parser, counts, findings)} |")
+        shares = " | ".join(share_text(row.areas[a]) for a in AREAS)
+        lines.append(f"| {row.parser} | {row.transport} | {row.applicable} | {row.passed}/{row.applicable} | "
+                     f"{shares} | {row.expected} | {row.unexpected} | {row.not_applicable} | {row.not_run} | "
+                     f"{_findings_of(row.parser, counts, findings)} |")
     return "\n".join(lines) + "\n"
 
 

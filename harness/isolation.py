@@ -120,6 +120,10 @@ class Process:
         out, self._buf = bytes(self._buf), bytearray()
         return out
 
+    def partial_output(self) -> bytes:
+        """What stdout gave so far, after read_all timed out: the complete lines of it."""
+        return bytes(self._buf[:self._buf.rfind(b"\n") + 1])
+
     def wait(self, deadline: float) -> int | None:
         try:
             return self.proc.wait(timeout=max(0.0, deadline - time.monotonic()))

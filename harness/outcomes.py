@@ -1,7 +1,7 @@
 """The outcome of one case under one parser, as recorded in results files and reports."""
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
@@ -43,9 +43,14 @@ class CaseResult:
     # (an outcome value; "pass" means it accepted a case its manifest says it refuses)
     cause: str = ""
     run_outcome: str = ""
+    # Every check made and not made (harness/checks.py): passed / failed / not_compared, overall
+    # and by_event_type, by_column_type, by_field, by_area (docs/plugin-contract.md)
+    checks: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        d = asdict(self)
+        """The fields as they are (no deep copy as dataclasses.asdict makes: a result's checks
+        are hundreds of small dicts, and the JSON encoder only reads them)."""
+        d = {name: getattr(self, name) for name in self.__dataclass_fields__}
         d["outcome"] = self.outcome.value
         return d
 

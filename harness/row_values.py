@@ -19,11 +19,19 @@ from typing import Any, Iterator
 
 from oracle.values import plain
 
+from .checks import ROWS_LOST, Checks
 from .json_spelling import writers_spelling
-
 from .plugins.base import ALL
 
 IMAGES = ("values", "before_image", "after_image")
+
+
+class _Absent:
+    def __repr__(self) -> str:
+        return "<absent>"
+
+
+ABSENT: Any = _Absent()  # a value or field the parser did not report (compare.py re-exports it)
 
 
 @dataclass(frozen=True)
@@ -96,7 +104,7 @@ def _same_bits(expected: Any, actual: Any, type_name: str, table: Table) -> bool
     return expected < 0 and actual == expected + (1 << bits)
 
 
-def _image(row: Any, key: str) -> dict[str, Any] | None:
+def image_of(row: Any, key: str) -> dict[str, Any] | None:
     if not isinstance(row, dict):
         return None
     if key == "values":
@@ -106,43 +114,103 @@ def _image(row: Any, key: str) -> dict[str, Any] | None:
 
 
 def row_diffs(exp_body: dict[str, Any], act_body: dict[str, Any], table: Table,
-              declared: frozenset[str] | str) -> Iterator[tuple[str, Any, Any, str]]:
-    """(path, expected, actual, where) per differing column value; `where` names table and column."""
+              declared: frozenset[str] | str, checks: Checks | None = None,
+              type_name: str = "") -> Iterator[tuple[str, Any, Any, str]]:
+    """(path, expected, actual, where) per differing column value; `where` names table and column.
+    `checks` counts the row count, each image and each column value (harness/checks.py)."""
+    checks = checks if checks is not None else Checks()
     exp_rows = exp_body.get("rows") or []
     act_rows = act_body.get("rows") if isinstance(act_body.get("rows"), list) else []
     width = len(table.type_names)
     for r, (exp_row, act_row) in enumerate(zip(exp_rows, act_rows)):
         for key in IMAGES:
-            exp_image = _image(exp_row, key)
+            exp_image = image_of(exp_row, key)
             if exp_image is None:
                 continue
             bitmap = exp_body.get("columns_before_image" if key != "after_image" else "columns_after_image",
                                   exp_body.get("columns_after_image"))
             columns = _present(bitmap, width)
             image_path = f"body.rows[{r}]" + ("" if key == "values" else f".{key}")
-            act_image = _image(act_row, key)
+            field = "body.rows[]" if key == "values" else f"body.rows[].{key}"
+            act_image = image_of(act_row, key)
             if act_image is None:
+                checks.add((type_name, field, ""), 1, 1)
                 yield image_path, "present", "<absent>", table.name
                 continue
-            yield from _image_diffs(image_path, exp_image, act_image, columns, table, declared)
+            checks.add((type_name, field, ""), 1)
+            yield from _image_diffs(image_path, exp_image, act_image, columns, table, declared,
+                                    _ValueCounter(checks, type_name, f"{field}.values[]"))
+    checks.add((type_name, "body.rows.length", ""), 1, len(exp_rows) != len(act_rows))
     if len(exp_rows) != len(act_rows):
         yield "body.rows.length", len(exp_rows), len(act_rows), table.name
 
 
+def rows_kept(exp_body: dict[str, Any], act_body: Any, checks: Checks,
+              type_name: str) -> Iterator[tuple[str, Any, Any, str]]:
+    """A rows event whose rows the capabilities do not claim: the rows are still there, whatever
+    is claimed (the number of rows, and each row's images; `rows lost` where not); their values
+    are not compared."""
+    exp_rows = exp_body.get("rows") if isinstance(exp_body.get("rows"), list) else []
+    act_rows = act_body.get("rows") if isinstance(act_body, dict) else None
+    if not isinstance(act_rows, list):
+        checks.add((type_name, "body.rows.length", ""), 1, 1)
+        yield "body.rows", len(exp_rows), act_rows if act_rows is not None else ABSENT, ROWS_LOST
+        return
+    checks.add((type_name, "body.rows.length", ""), 1, len(exp_rows) != len(act_rows))
+    if len(exp_rows) != len(act_rows):
+        yield "body.rows.length", len(exp_rows), len(act_rows), ROWS_LOST
+    for r, (exp_row, act_row) in enumerate(zip(exp_rows, act_rows)):
+        for key in IMAGES:
+            exp_image = image_of(exp_row, key)
+            if exp_image is None:
+                continue
+            field = "body.rows[]" if key == "values" else f"body.rows[].{key}"
+            checks.add((type_name, f"{field}.values[]", ""), not_compared=len(exp_image.get("values") or ()))
+            lost = image_of(act_row, key) is None
+            checks.add((type_name, field, ""), 1, lost)
+            if lost:
+                yield f"body.rows[{r}]" + ("" if key == "values" else f".{key}"), "present", "<absent>", ROWS_LOST
+
+
+class _ValueCounter:
+    """The value checks of one image, by column type: counted in a local dict, added once."""
+
+    __slots__ = ("checks", "type_name", "field")
+
+    def __init__(self, checks: Checks, type_name: str, field: str) -> None:
+        self.checks, self.type_name, self.field = checks, type_name, field
+
+    def add(self, compared: dict[str, int], failed: dict[str, int], skipped: dict[str, int]) -> None:
+        for coltype in compared.keys() | skipped.keys():
+            self.checks.add((self.type_name, self.field, coltype.removeprefix("MYSQL_TYPE_")),
+                            compared.get(coltype, 0), failed.get(coltype, 0), skipped.get(coltype, 0))
+
+
 def _image_diffs(image_path: str, exp_image: dict[str, Any], act_image: dict[str, Any], columns: list[int],
-                 table: Table, declared: frozenset[str] | str) -> Iterator[tuple[str, Any, Any, str]]:
+                 table: Table, declared: frozenset[str] | str,
+                 counter: _ValueCounter) -> Iterator[tuple[str, Any, Any, str]]:
     exp_values = exp_image.get("values") or []
     act_values = act_image.get("values") if isinstance(act_image.get("values"), list) else []
     act_names = act_image.get("names")
     by_name = isinstance(act_names, list) and bool(table.column_names)
+    compared: dict[str, int] = {}
+    failed: dict[str, int] = {}
+    skipped: dict[str, int] = {}
     if act_image.get("order") == "names" and not by_name:
-        return  # values in no column order, matchable by name only, and the binlog names none
+        # values in no column order, matchable by name only, and the binlog names none
+        for column, _ in zip(columns, exp_values):
+            type_name = table.type_names[column] if column < len(table.type_names) else "?"
+            skipped[type_name] = skipped.get(type_name, 0) + 1
+        counter.add(compared, failed, skipped)
+        return
     if by_name:
         actual_of = dict(zip(act_names, act_values))
     for k, (column, expected) in enumerate(zip(columns, exp_values)):
         type_name = table.type_names[column] if column < len(table.type_names) else "?"
         if declared != ALL and type_name not in declared:
+            skipped[type_name] = skipped.get(type_name, 0) + 1
             continue
+        compared[type_name] = compared.get(type_name, 0) + 1
         name = table.column_names[column] if column < len(table.column_names) else ""
         if by_name:
             actual = actual_of.get(name, "<absent>")
@@ -150,8 +218,11 @@ def _image_diffs(image_path: str, exp_image: dict[str, Any], act_image: dict[str
             actual = act_values[k] if k < len(act_values) else "<absent>"
         e, a = plain(expected), plain(actual)
         if not _same(e, a) and not _same_bits(e, a, type_name, table) and not _same_spelling(expected, a):
+            failed[type_name] = failed.get(type_name, 0) + 1
             label = f" `{name}`" if name else ""
             yield (f"{image_path}.values[{k}] {type_name.removeprefix('MYSQL_TYPE_')}", e, a,
                    f"{table.name} column {column}{label}")
+    counter.add(compared, failed, skipped)
     if not by_name and len(act_values) > len(exp_values):
+        counter.checks.add((counter.type_name, f"{counter.field[:-2]}.length", ""), 1, 1)
         yield f"{image_path}.values.length", len(exp_values), len(act_values), table.name

@@ -63,7 +63,8 @@ def run_case(case: Case, target: Target, expectation: Expectation) -> CaseResult
                         len(verdict.diffs), expectation.server_version, expectation.event_types,
                         verdict.failed_types(expectation), round(time.monotonic() - started, 3), reply.log,
                         hello.transport if hello is not None else "file",
-                        diff_digest=verdict.diff_digest(), features=features)
+                        diff_digest=verdict.diff_digest(), features=features,
+                        checks=verdict.checks.to_json())
     return applied(result, refusal)
 
 

@@ -24,13 +24,21 @@ def test_oracle_plugin_passes_real_binlogs_and_broken_one(tmp_path):
 
 
 @pytest.mark.parametrize("mode", ["oneshot", "persistent"])
-def test_node_example_passes_header_only(tmp_path, mode):
+def test_node_example_passes_header_only_except_where_it_loses_rows(tmp_path, mode):
+    """A header-only parser frames every event right, but a capability never excuses lost rows:
+    the MariaDB binlog's rows event, which it hands back without rows, is a failed check."""
     args = (["--parser-cmd", node_cmd()] if mode == "oneshot"
             else ["--parser-persistent", node_cmd("--serve")])
     rc, records = run_cli(tmp_path, *args, *corpus_args([*GOOD, TRUNCATED]))
-    assert rc == 0, records
+    assert rc == 1, records
     assert {r["parser"] for r in records} == {"node-header-parser"}
-    assert [r["outcome"] for r in records] == ["pass"] * (len(GOOD) + 1)
+    outcomes = {r["case"]: r["outcome"] for r in records}
+    assert outcomes.pop(GOOD[3].name) == "mismatch" and set(outcomes.values()) == {"pass"}
+    (lost,) = [r for r in records if r["outcome"] == "mismatch"]
+    assert "WRITE_ROWS_EVENT_V1 body.rows (rows lost): expected 1, got <absent>" in lost["message"]
+    rows = lost["checks"]["by_area"]["row_values"]
+    assert rows["passed"] == 0 and rows["failed"] == lost["n_diffs"] == 2  # its two rows events
+    assert lost["checks"]["by_area"]["framing"]["failed"] == 0
 
 
 def test_altered_node_output_is_a_mismatch_with_a_field_diff(tmp_path, monkeypatch):

@@ -65,6 +65,12 @@ def test_reports(tmp_path, monkeypatch):
     assert doc["summary"]["oracle"] == {"pass": 5}
     assert doc["gate"]["oracle"]["ok"] and not doc["gate"]["node-header-parser"]["ok"]
     assert len(doc["results"]) == len(records) == 10
+    oracle_checks, node_checks = doc["checks"]["oracle"], doc["checks"]["node-header-parser"]
+    assert oracle_checks["failed"] == 0 and oracle_checks["passed"] > 100
+    assert node_checks["by_area"]["framing"]["failed"] >= 4  # the altered server_id
+    assert node_checks["by_area"]["event_metadata"]["passed"] == 0  # it claims no body: none compared
+    assert all(set(r["checks"]) >= {"passed", "failed", "not_compared", "by_area"} for r in doc["results"]
+               if r["checks"])
 
     page = _Tables()
     page.feed(out["html"].read_text())
@@ -74,8 +80,11 @@ def test_reports(tmp_path, monkeypatch):
     assert header[0] == "event type" and "MySQL 5.6" in header and "MariaDB 10.5" in header
     rows = {row[0][2]: row[1:] for row in oracle[1:]}
     assert "FORMAT_DESCRIPTION_EVENT" in rows and "QUERY_EVENT" in rows
+    # the truncated binlog holds no event: rejected as expected, nothing compared, grey not green
+    assert {cls for _, cls, _ in rows.pop("(no events)")} <= {"na", "none"}
     assert all(cls in ("pass", "none") for row in rows.values() for _, cls, _ in row)
-    fde = rows["FORMAT_DESCRIPTION_EVENT"][header.index("MySQL 5.6") - 1]
-    assert fde == ("td", "pass", "1/1")
+    tag, cls, text = rows["FORMAT_DESCRIPTION_EVENT"][header.index("MySQL 5.6") - 1]
+    passed, compared = text.split("/")  # the FDE's checks: every header and body field, its presence
+    assert (tag, cls) == ("td", "pass") and passed == compared and int(compared) > 10
     node_rows = {row[0][2]: row[1:] for row in page.tables["node-header-parser"][1:]}
     assert any(cls == "fail" for row in node_rows.values() for _, cls, _ in row)

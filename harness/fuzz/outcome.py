@@ -149,7 +149,7 @@ def disagreement(ref: Outcome, got: Outcome, caps: Any) -> tuple[str | None, str
     v = classify(exp, reply, caps)
     if v.outcome is Verdict.PASS:
         return None, None
-    if v.diffs:
+    if v.diffs and v.outcome is Verdict.MISMATCH:  # a rejection's partial differences: keyed as the rejection
         d = v.diffs[0]
         key = f"{v.outcome.value}:{d.event_type}:{_INDEX.sub('[]', d.path)}"
     elif v.outcome is Verdict.REJECTED:

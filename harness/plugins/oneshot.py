@@ -42,6 +42,22 @@ def parse_event_lines(out: bytes) -> list[dict[str, Any]]:
     return events
 
 
+def _delivered(out: bytes) -> list[dict[str, Any]]:
+    """The events a one-shot testee printed before it died or ran out of time: its complete
+    lines, up to the first that is not an event (a line cut by the kill, or garbage)."""
+    events = []
+    for line in out.splitlines():
+        try:
+            event = json.loads(line) if line.strip() else None
+        except ValueError:
+            break
+        if isinstance(event, dict):
+            events.append(event)
+        elif event is not None:
+            break
+    return events
+
+
 class OneShotTestee:
     def __init__(self, argv: Sequence[str], limits: Limits, env: dict[str, str] | None = None,
                  transport: str = FILE) -> None:
@@ -102,10 +118,11 @@ class OneShotTestee:
             return Reply(CRASH, detail=str(e))
         rc = proc.wait(deadline) if out is not None else None
         if rc is None:
-            return Reply(TIMEOUT, detail=f"no exit within {self.limits.timeout:g}s")
+            return Reply(TIMEOUT, _delivered(out if out is not None else proc.partial_output()),
+                         detail=f"no exit within {self.limits.timeout:g}s")
         if rc not in (0, REJECTED):
             message, log = crash_detail("died", describe_exit(rc), proc.stderr_tail(CRASH_LOG_BYTES))
-            return Reply(CRASH, detail=message, log=log)
+            return Reply(CRASH, _delivered(out or b""), detail=message, log=log)
         try:
             events = parse_event_lines(out or b"")
         except ValueError as e:

@@ -40,10 +40,39 @@ def _restore_bytes(value: Any) -> Any:
     return value
 
 
+def _row_images(row: dict[str, Any]) -> dict[str, Any]:
+    """A `###` row (oracle/mysqlbinlog_rows.py) in the canonical row's shape: which images the
+    tool printed (WHERE the before image, SET the after image). Its values stay the tool's text:
+    rows are not a claimed body field (the oracle is checked against this text in
+    tests/test_corpus_vs_tool.py), but their number and images are checked like any parser's."""
+    before, after = row.get("before"), row.get("after")
+    if row.get("kind") == "UPDATE":
+        return {"before_image": {"values": before or []}, "after_image": {"values": after or []}}
+    return {"values": (after if row.get("kind") == "INSERT" else before) or []}
+
+
+def _rows(event: dict[str, Any], undetermined: list[str]) -> None:
+    """Rows the tool printed for this very event get the canonical images; where it printed
+    them for the statement as a whole (several rows events, no per-event counts), how many belong
+    to this event is not known."""
+    body = event.get("body")
+    rows = body.get("rows") if isinstance(body, dict) else None
+    if isinstance(rows, list):
+        body["rows"] = [_row_images(r) for r in rows if isinstance(r, dict)]
+    else:
+        undetermined.append("body.rows")
+
+
 def canonical(t: Any) -> dict[str, Any]:
     from oracle.event_types import type_name
+    from oracle.events import T
+    from oracle.mysqlbinlog_rows import is_rows_event
     event = _restore_bytes(t.to_json())
     undetermined = [f"body.{f}" for f in sorted(BODY_FIELDS - set(t.body))]
+    if is_rows_event(t):
+        _rows(event, undetermined)
+    elif t.type_code == T.TRANSACTION_PAYLOAD_EVENT:
+        undetermined.append("body.events")  # the tool prints them after it; they are not regrouped here
     if t.type_code is None:
         undetermined += ["type_code", "type"]
     else:

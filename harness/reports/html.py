@@ -1,7 +1,8 @@
 """A single self-contained HTML page (no script, font or style from the network): the summary
 matrix of parsers against feature areas (summary.py, summary_html.py), outcome counts per parser,
-one matrix per parser (event types down, server versions across; each cell "passed/cases",
-coloured), then every non-pass result with its message and first field differences."""
+one matrix per parser (event types down, server versions across; each cell the checks of that
+event type "passed/compared", coloured, grey where none was compared), then every non-pass result
+with its message and first field differences, expected and actual."""
 from __future__ import annotations
 
 from collections import Counter
@@ -9,6 +10,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from ..checks import FAILED, NOT_COMPARED, PASSED
 from ..expected_failures import Gate
 from ..outcomes import CaseResult, Outcome
 from . import summary, summary_html
@@ -56,8 +58,13 @@ def _matrix_table(m: Matrix, parser: str) -> str:
                 cells.append('<td class="none"></td>')
                 continue
             failed = ", ".join(f"{n} {o}" for o, n in sorted(c.failed.items()))
-            tip = f"{c.passed} passed{'; ' + failed if failed else ''}; versions: {', '.join(sorted(c.versions))}"
-            cells.append(f'<td class="{c.status}" title="{escape(tip)}">{c.passed}/{c.total}</td>')
+            checks = c.checks
+            tip = (f"checks: {checks.get(PASSED, 0)} passed, {checks.get(FAILED, 0)} failed, "
+                   f"{checks.get(NOT_COMPARED, 0)} not compared; cases: {c.passed} passed"
+                   f"{'; ' + failed if failed else ''}; versions: {', '.join(sorted(c.versions))}")
+            compared = checks.get(PASSED, 0) + checks.get(FAILED, 0)
+            text = f"{checks.get(PASSED, 0)}/{compared}" if compared else "nc"
+            cells.append(f'<td class="{c.check_status}" title="{escape(tip)}">{text}</td>')
         if any('class="none"' not in x for x in cells):
             rows.append(f"<tr><th>{escape(t)}</th>{''.join(cells)}</tr>")
     return (f'<h2 id="matrix-{escape(parser)}">{escape(parser)}</h2>'
@@ -80,16 +87,24 @@ def _failures(results: list[CaseResult], gates: dict[str, Gate], anchors: dict[t
         status = "expected" if gate is not None and gate.is_expected(r) else '<span class="bad">unexpected</span>'
         if r.outcome is Outcome.NOT_APPLICABLE and (gate is None or all(u is not r for u, _ in gate.unexpected)):
             status = escape(f"not applicable (cause {r.cause}); the parser's outcome: {r.run_outcome}")
-        diffs = "\n".join(str(d.get("path")) + f" @{d.get('position')}: expected {d.get('expected')!r}, "
-                          f"got {d.get('actual')!r}" for d in r.diffs[:5])
+        diffs = "\n".join(f"{d.get('event_type')} @{d.get('position')} {d.get('path')}"
+                          + (f" ({d['where']})" if d.get("where") else "")
+                          + (f" [library: {d['library_type']}]" if d.get("library_type") else "")
+                          + f": expected {d.get('expected')!r}, got {d.get('actual')!r}" for d in r.diffs[:5])
         detail = f"<details><summary>diffs</summary><code>{escape(diffs)}</code></details>" if diffs else ""
         rows.append(f'<tr id="{anchors[(r.parser, r.case)]}"><td>{escape(r.parser)}</td>'
-                    f"<td>{escape(r.case)}</td><td>{r.outcome}</td>"
+                    f"<td>{escape(r.case)}</td><td>{r.outcome}</td><td class=\"num\">{_checks_text(r)}</td>"
                     f"<td>{status}</td><td>{escape(r.message[:300])}{detail}</td></tr>")
     if not rows:
         return "<p>Every case passed.</p>"
-    return ("<table class=\"failures\"><tr><th>parser</th><th>case</th><th>outcome</th><th>gate</th>"
+    return ("<table class=\"failures\"><tr><th>parser</th><th>case</th><th>outcome</th>"
+            "<th>checks passed / failed / not compared</th><th>gate</th>"
             f"<th>message</th></tr>{''.join(rows)}</table>")
+
+
+def _checks_text(r: CaseResult) -> str:
+    c = r.checks or {}
+    return f"{c.get(PASSED, 0)} / {c.get(FAILED, 0)} / {c.get(NOT_COMPARED, 0)}" if c else ""
 
 
 def render(results: list[CaseResult], gates: dict[str, Gate],
@@ -97,12 +112,13 @@ def render(results: list[CaseResult], gates: dict[str, Gate],
     m = build(results)
     anchors = failure_anchors(results)
     overview = summary_html.render(summary.summarize(results, gates, wire_faults), anchors)
-    legend = ('<p>Each cell: cases with that event type that passed / all such cases. '
+    legend = ('<p>Each cell: the checks of that event type that passed / all compared. '
               '<span style="background:#c8f0c8">green</span> all passed, '
-              '<span style="background:#f8c0c0">red</span> mismatch or rejection, '
-              '<span style="background:#f0a050">orange</span> crash or timeout, '
-              '<span style="background:#e4e4e4">grey</span> skipped or tool unavailable. '
-              'Hover a cell for details.</p>')
+              '<span style="background:#f8c0c0">red</span> a check failed, '
+              '<span style="background:#f0a050">orange</span> a crash or timeout, '
+              '<span style="background:#e4e4e4">grey</span> nothing compared (nc: outside the '
+              'capabilities, after a failed reply, skipped or tool unavailable). '
+              'Hover a cell for passed / failed / not compared and the cases.</p>')
     return ("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>Binlog parser conformance</title><style>{STYLE}{summary_html.STYLE}</style></head><body>"
             f"<h1>Binlog parser conformance</h1><h2>Parsers × features</h2>{overview}"

@@ -1,5 +1,9 @@
 """The parser x event type x server version matrix that the HTML report shows.
 
+A cell counts cases (passed / failed by outcome, as the Spark job prints them) and, where the
+results carry them, the checks of that event type (harness/checks.py): the HTML report shows
+those, so a case with one cosmetic difference still shows the event types it decoded right.
+
 Server versions are grouped by flavor and major.minor (MySQL 8.0, MariaDB 10.5): forty exact
 version strings would make columns nobody can read; the exact ones stay in cell tooltips."""
 from __future__ import annotations
@@ -8,8 +12,10 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from ..checks import FAILED, PASSED, add_counts
 from ..outcomes import CaseResult, Outcome
 
+NOT_KNOWN = frozenset({Outcome.SKIPPED, Outcome.UNAVAILABLE, Outcome.NOT_APPLICABLE})
 _VERSION = re.compile(r"(\d+)\.(\d+)")
 
 
@@ -33,6 +39,7 @@ class Cell:
     passed: int = 0
     failed: Counter = field(default_factory=Counter)  # outcome -> cases
     versions: set[str] = field(default_factory=set)
+    checks: dict[str, int] = field(default_factory=dict)  # passed / failed / not_compared of the event type
 
     @property
     def total(self) -> int:
@@ -49,6 +56,16 @@ class Cell:
         if self.failed.keys() <= {Outcome.SKIPPED.value, Outcome.UNAVAILABLE.value}:
             return "na"
         return "fail"
+
+    @property
+    def check_status(self) -> str:
+        """From the checks: broken (a crash or timeout) / fail (a failed check) / na (nothing
+        compared: grey, never green) / pass."""
+        if self.failed.keys() & {Outcome.CRASH.value, Outcome.TIMEOUT.value}:
+            return "broken"
+        if self.checks.get(FAILED):
+            return "fail"
+        return "pass" if self.checks.get(PASSED) else "na"
 
 
 @dataclass
@@ -73,6 +90,8 @@ def build(results: list[CaseResult]) -> Matrix:
                 cell.passed += 1
             else:
                 cell.failed[r.outcome.value] += 1
+            if r.checks and r.outcome not in NOT_KNOWN:
+                add_counts(cell.checks, (r.checks.get("by_event_type") or {}).get(t))
     return from_cells(cells)
 
 
