@@ -1,5 +1,8 @@
 """Expected failures of one parser: a plain text file, one `<case id> <outcome> [diffs=<digest>]
-<message prefix>` per line (tab-separated if the id has spaces), `#` comments.
+<message prefix>` per line (tab-separated if the id has spaces), `#` comments. A stream testee's
+result in a mode other than position is named `<case id>@<mode>` (CaseResult.key): an entry
+without `@` is a position-mode entry (or a file testee's), as every entry was before modes.
+A `not_applicable` result (a mode the testee does not support, with its cause) needs no entry.
 
 The message says the first difference and how many there are; the digest pins the whole set: a
 SHA-256 (first 16 hex digits) of the case's difference lines, sorted (CaseResult.diff_digest), so a
@@ -94,9 +97,11 @@ def gate(results: Iterable[CaseResult], entries: list[Entry]) -> Gate:
     g = Gate()
     seen_cases = set()
     for r in results:
-        seen_cases.add(r.case)
-        entry = by_case.get(r.case)
+        seen_cases.add(r.key)
+        entry = by_case.get(r.key)
         wild = next((w for w in wildcards if w.matches(r)), None)
+        if r.outcome is Outcome.NOT_APPLICABLE and entry is None:
+            continue  # declared by the testee, with its cause: nothing to expect
         if r.outcome is Outcome.PASS:
             if entry is not None:
                 g.unexpected.append((r, f"unexpected pass (listed as {entry.outcome}: {entry.prefix})"))
@@ -117,7 +122,7 @@ def gate(results: Iterable[CaseResult], entries: list[Entry]) -> Gate:
 
 def _entry_for(r: CaseResult) -> Entry:
     first_line = r.message.splitlines()[0] if r.message else ""
-    return Entry(r.case, r.outcome.value, first_line[:PREFIX_LEN].rstrip(), digest=r.diff_digest)
+    return Entry(r.key, r.outcome.value, first_line[:PREFIX_LEN].rstrip(), digest=r.diff_digest)
 
 
 def _kept_prefix(entry: Entry, old: Entry | None, r: CaseResult) -> Entry:
@@ -140,11 +145,11 @@ def fix(path: Path, results: list[CaseResult], header: str | None = None) -> int
             comments.append(line)
     if not comments and header:
         comments = [f"# {ln}" if ln else "#" for ln in header.splitlines()]
-    unavailable = {r.case for r in results if r.outcome is Outcome.UNAVAILABLE}
+    unavailable = {r.key for r in results if r.outcome is Outcome.UNAVAILABLE}
     keep = [e for e in old if e.case in unavailable or e.case == WILDCARD]
     by_case = {e.case: e for e in old}
-    new = [_kept_prefix(_entry_for(r), by_case.get(r.case), r) for r in results
-           if r.outcome not in (Outcome.PASS, Outcome.UNAVAILABLE)]
+    new = [_kept_prefix(_entry_for(r), by_case.get(r.key), r) for r in results
+           if r.outcome not in (Outcome.PASS, Outcome.UNAVAILABLE, Outcome.NOT_APPLICABLE)]
     entries = sorted(keep + new, key=lambda e: (e.case, e.outcome))
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join([*comments, *(e.render() for e in entries)]) + "\n", encoding="utf-8")

@@ -14,6 +14,7 @@ class Outcome(str, Enum):
     TIMEOUT = "timeout"          # no answer within the time limit
     SKIPPED = "skipped"          # declined the input (declared unsupported), with a reason
     UNAVAILABLE = "unavailable"  # the tool is not installed here: never counts as a pass
+    NOT_APPLICABLE = "not_applicable"
 
     def __str__(self) -> str:
         return self.value
@@ -36,6 +37,14 @@ class CaseResult:
     diff_digest: str = ""  # of every difference, sorted (harness/classify.py): expected failures pin it
     # What the case exercises besides its event types (harness/features.py): area -> values
     features: dict[str, list[str]] = field(default_factory=dict)
+    # a stream testee's mode (harness/plugins/protocol.py MODES); None for a file testee
+    mode: str | None = None
+
+    @property
+    def key(self) -> str:
+        """The case id, and the mode past position (`<case id>@gtid`): what expected-failure
+        entries and resumed runs name, so today's entries stay position-mode entries."""
+        return mode_key(self.case, self.mode)
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -47,3 +56,10 @@ class CaseResult:
         known = {k: d[k] for k in cls.__dataclass_fields__ if k in d}
         known["outcome"] = Outcome(d["outcome"])
         return cls(**known)
+
+
+MODE_SEPARATOR = "@"
+
+
+def mode_key(case: str, mode: str | None) -> str:
+    return case if mode in (None, "position") else f"{case}{MODE_SEPARATOR}{mode}"

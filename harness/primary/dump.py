@@ -127,6 +127,8 @@ class DumpOptions:
     newer_names: bool  # MySQL says "source"/"Replica" in these messages (MYSQL_NEWER_SENDER_SINCE)
     mariadb_capability: int = 0
     version: tuple[int, ...] = ()  # the served server's
+    # ServeOptions.heartbeats_after: event ends where the server is idle for a heartbeat period
+    heartbeats_after: frozenset[tuple[str, int]] = frozenset()
 
     @property
     def mysql_heartbeat_v2(self) -> bool:
@@ -544,6 +546,9 @@ class BinlogSender:
             self.events_sent += 1
             if self.stop.is_set():
                 raise self._error("shutdown")
+            if self.opts.heartbeat_ns > 0 and (self.file_name, pos) in self.opts.heartbeats_after:
+                # idle there for a period: Binlog_sender::wait_new_events sends a heartbeat
+                self.io.write(b"\0" + self._heartbeat(self.file_name, pos, crc))
         if skipped_to and isinstance(self.filter, _MysqlGtidFilter):
             self.io.write(b"\0" + self._heartbeat(self.file_name, skipped_to, crc))
         return pos

@@ -37,6 +37,7 @@ class QuerySession:
     user_vars: dict[str, Value] = field(default_factory=dict)
     database: str | None = None
     groups: ClientGroups | None = None  # where this client's dumps read (None: the final definitions)
+    status_position: tuple[str, int] | None = None  # ServeOptions.status_position
 
     def described(self, final: "tables.Table") -> "tables.Table":
         """A table as it was where this client's group reads it (client_groups.py, epochs.py)."""
@@ -190,11 +191,18 @@ def answer_schemata(s: QuerySession, m: re.Match[str]) -> Reply:
 
 
 def answer_binlog_status(s: QuerySession, m: re.Match[str]) -> Reply:
+    """The binlog's end: the last served file's size, or where ServeOptions.status_position puts
+    it (stream mode `current`: the served events arrive after the client asked), with the
+    executed GTID set there (the Previous_gtids of that file, before any of its transactions)."""
     last = s.logs.files[-1]
+    name, position, gtids = last.name, last.size, s.logs.gtid_executed
+    if s.status_position is not None:
+        name, position = s.status_position
+        gtids = lambda: s.logs.previous_gtid_text(name)  # noqa: E731
     if s.logs.flavor == "mariadb":
-        return ResultSet(["File", "Position", "Binlog_Do_DB", "Binlog_Ignore_DB"], [[last.name, last.size, "", ""]])
+        return ResultSet(["File", "Position", "Binlog_Do_DB", "Binlog_Ignore_DB"], [[name, position, "", ""]])
     return ResultSet(["File", "Position", "Binlog_Do_DB", "Binlog_Ignore_DB", "Executed_Gtid_Set"],
-                     [[last.name, last.size, "", "", s.logs.gtid_executed()]])
+                     [[name, position, "", "", gtids()]])
 
 
 def answer_binary_logs(s: QuerySession, m: re.Match[str]) -> Reply:
