@@ -297,7 +297,9 @@ def com_binlog_dump(s: Session, payload: bytes) -> None:
     name = payload[11:].split(b"\0", 1)[0].decode("utf-8", "replace")
     req = DumpRequest(name, pos, flags, server_id)
     state = _user_var(s, "slave_connect_state")
-    if s.server.logs.flavor == "mariadb" and state:
+    # get_slave_connect_state: any non-NULL value, '' too, makes the dump a GTID start (an empty
+    # state: from the first binlog, through the GTID code: an 11.4+ server asks its GTID index)
+    if s.server.logs.flavor == "mariadb" and state is not None:
         try:
             req.mariadb_start = parse_mariadb_state(str(state))
             req.mariadb_strict = bool(_number(_user_var(s, "slave_gtid_strict_mode") or 0))
