@@ -12,7 +12,7 @@ from oracle.wire.packets import ErrPacket, OkPacket
 
 from . import auth, prepared, queries, resultset
 from .conn import ClientGone, PacketIO
-from .dump import BINLOG_THROUGH_GTID, MYSQL_NEWER_SENDER_SINCE, BinlogSender, DumpOptions, DumpRequest
+from .dump import MYSQL_NEWER_SENDER_SINCE, BinlogSender, DumpOptions, DumpRequest
 from .gtid import BadGtidSet, parse_encoded, parse_mariadb_state
 from .state import ServerState
 
@@ -318,7 +318,9 @@ def com_binlog_dump_gtid(s: Session, payload: bytes) -> None:
         name = payload[11:11 + name_len].split(b"\0", 1)[0].decode("utf-8", "replace")
         pos = struct.unpack_from("<Q", payload, 11 + name_len)[0]
         data = b""
-        if flags & BINLOG_THROUGH_GTID:
+        # com_binlog_dump_gtid reads data_size and the set whatever the flags say (go-mysql sends
+        # flags 0 with its set): BINLOG_THROUGH_GTID is not consulted there
+        if len(payload) >= 23 + name_len:
             size = struct.unpack_from("<I", payload, 19 + name_len)[0]
             data = payload[23 + name_len:23 + name_len + size]
             if len(data) != size:
