@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-from .outcomes import CaseResult, Outcome
+from .outcomes import MODE_SEPARATOR, CaseResult, Outcome
 
 PREFIX_LEN = 120
 WILDCARD = "*"  # `* unavailable` : accept that the tool is missing on this machine
@@ -120,6 +120,11 @@ def gate(results: Iterable[CaseResult], entries: list[Entry]) -> Gate:
     return g
 
 
+def entry_mode(e: Entry) -> str:
+    """The stream mode an entry is for: what follows `@` in its key, else position."""
+    return e.case.rsplit(MODE_SEPARATOR, 1)[1] if MODE_SEPARATOR in e.case else "position"
+
+
 def _entry_for(r: CaseResult) -> Entry:
     first_line = r.message.splitlines()[0] if r.message else ""
     return Entry(r.key, r.outcome.value, first_line[:PREFIX_LEN].rstrip(), digest=r.diff_digest)
@@ -146,7 +151,9 @@ def fix(path: Path, results: list[CaseResult], header: str | None = None) -> int
     if not comments and header:
         comments = [f"# {ln}" if ln else "#" for ln in header.splitlines()]
     unavailable = {r.key for r in results if r.outcome is Outcome.UNAVAILABLE}
-    keep = [e for e in old if e.case in unavailable or e.case == WILDCARD]
+    # a run narrowed by --modes says nothing of the other modes: their entries stay
+    ran_modes = {r.mode or "position" for r in results}
+    keep = [e for e in old if e.case in unavailable or e.case == WILDCARD or entry_mode(e) not in ran_modes]
     by_case = {e.case: e for e in old}
     new = [_kept_prefix(_entry_for(r), by_case.get(r.key), r) for r in results
            if r.outcome not in (Outcome.PASS, Outcome.UNAVAILABLE, Outcome.NOT_APPLICABLE)]

@@ -229,3 +229,10 @@ def test_an_undeclared_mode_is_not_applicable_with_the_testee_s_cause(_project_c
     assert by_mode["gtid"]["message"] == "stream mode not supported: the library documents no GTID start (README, 'Starting')"
     assert by_mode["heartbeats"]["outcome"] == "not_applicable"
     assert rc == 0  # not_applicable needs no expected entry
+
+
+def test_fix_of_a_run_narrowed_by_modes_keeps_the_other_modes_entries(tmp_path: Path) -> None:
+    path = tmp_path / "p.txt"
+    path.write_text("c1 mismatch m\nc1@current rejected r\nc2@gtid mismatch old\n")
+    xf.fix(path, [_result("c1", "gtid", Outcome.MISMATCH, "new"), _result("c2", "gtid", Outcome.PASS)])
+    assert [(e.case, e.prefix) for e in xf.load(path)] == [("c1", "m"), ("c1@current", "r"), ("c1@gtid", "new")]
