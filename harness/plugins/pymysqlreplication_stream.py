@@ -18,9 +18,15 @@ MariaDB 11.4+ (whose GTID start skips a file's first events), it stays a file/po
 without them (finding 11a, a limit). Events are mapped by the file adapter's code
 (`canonical_event`, CAPABILITIES), so both transports report the same things the same way.
 
+Stream modes (harness/stream_modes.py): all four, as the reader's documented arguments give
+them (`_reader`): gtid with `auto_position` (on MySQL an empty set is no GTID start to the
+library: skipped, saying so), current without `log_file` (its MySQL path asks SHOW BINARY LOG
+STATUS, then SHOW MASTER STATUS), heartbeats with `slave_heartbeat`, each HeartbeatLogEvent
+reported.
+
 Left out, because they are not in the file but made by the sender: the artificial Rotate a
 dump starts with (LOG_EVENT_ARTIFICIAL_F, log_pos 0), the Format_description resent with
-log_pos 0 when a dump starts inside a file, and heartbeats. An event's position is
+log_pos 0 when a dump starts inside a file, and heartbeats outside heartbeats mode. An event's position is
 log_pos - event_size; MariaDB 11 writes log_pos 0 inside transactions, so there the position
 is taken to be where the previous event ended, and marked undetermined (the server leaves out
 the Annotate_rows this reader cannot ask for).
