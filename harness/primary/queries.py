@@ -206,9 +206,15 @@ def answer_binlog_status(s: QuerySession, m: re.Match[str]) -> Reply:
 
 
 def answer_binary_logs(s: QuerySession, m: re.Match[str]) -> Reply:
+    """Every served file and its size; with a status position (stream mode `current`), the files
+    of a server that has just opened that one: those before it, and it at that position."""
+    files = [(f.name, f.size) for f in s.logs.files]
+    names = [name for name, _ in files]
+    if s.status_position is not None and s.status_position[0] in names:
+        files = files[:names.index(s.status_position[0])] + [s.status_position]
     if s.logs.flavor == "mariadb":
-        return ResultSet(["Log_name", "File_size"], [[f.name, f.size] for f in s.logs.files])
-    return ResultSet(["Log_name", "File_size", "Encrypted"], [[f.name, f.size, "No"] for f in s.logs.files])
+        return ResultSet(["Log_name", "File_size"], [[n, size] for n, size in files])
+    return ResultSet(["Log_name", "File_size", "Encrypted"], [[n, size, "No"] for n, size in files])
 
 
 ER_ERROR_WHEN_EXECUTING_COMMAND = 1220
