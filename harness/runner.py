@@ -114,6 +114,8 @@ def run(cases: list[Case], targets: list[Target], *, done: set[tuple[str, str]],
                     continue
                 expectation = expectation or expectation_for(case)
                 todo = stream_modes.modes_for(case, expectation, modes, mode_cases) if stream else [None]
+                if stream and hello is not None and hello.unavailable:
+                    todo = todo[:1]  # nothing is known of its modes here: one unavailable result per case
                 for mode in todo:
                     if (mode_key(case.id, mode), target.label) in done:
                         continue
