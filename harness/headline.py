@@ -67,13 +67,14 @@ class Row:
 def rows(rs: list[CaseResult], gates: dict[str, xf.Gate]) -> list[Row]:
     out = []
     for parser in sorted({r.parser for r in rs}):
-        mine = [r for r in rs if r.parser == parser]
+        # one row per case: a stream parser's position mode (its other modes: the report's mode table)
+        mine = [r for r in rs if r.parser == parser and r.mode in (None, "position")]
         gate = gates[parser]
         not_run = sum(r.outcome in (Outcome.SKIPPED, Outcome.UNAVAILABLE) for r in mine)
         entry = BY_NAME.get(parser)
         transport = entry.transport if entry is not None else mine[0].transport
         out.append(Row(parser, transport, len(mine), sum(r.outcome is Outcome.PASS for r in mine),
-                       len(gate.expected), len(gate.unexpected), not_run))
+                       sum(r.mode in (None, "position") for r, _ in gate.expected), len(gate.unexpected), not_run))
     return out
 
 
