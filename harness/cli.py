@@ -11,13 +11,14 @@ from pathlib import Path
 from typing import Callable
 
 from . import expected_failures as xf
-from . import gating, jobs, packaged, selection
+from . import gating, jobs, packaged, selection, stream_modes
 from . import results as results_store
 from .corpus import Case, CorpusError, discover
 from .isolation import Limits
 from .outcomes import CaseResult
 from .parsers.registry import PARSERS
 from .plugins import launch
+from .plugins.protocol import MODES
 from .progress import Progress
 from .runner import Target, run
 
@@ -79,6 +80,11 @@ def conformance(args: argparse.Namespace) -> int:
         print(f"error: {e}", file=sys.stderr)
         return EXIT_USAGE
     limits = Limits(args.timeout, args.memory_mb)
+    try:
+        args.modes = stream_modes.parse_modes(args.modes) if isinstance(args.modes, str) else tuple(args.modes)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return EXIT_USAGE
     if args.jobs:
         try:
             return jobs.run(args, selection.from_args(args, limits), cases)
@@ -96,7 +102,8 @@ def conformance(args: argparse.Namespace) -> int:
 
     writer = results_store.ResultsWriter(Path(args.results), resume=args.resume)
     wanted = {(c.id, t.label) for c in cases for t in targets}
-    previous = [r for r in writer.previous if (r.case, r.parser) in wanted]
+    previous = [r for r in writer.previous if (r.case, r.parser) in wanted
+                and (r.mode is None or r.mode in args.modes)]
     progress = Progress(len(wanted) - len(previous), quiet=args.quiet)
 
     def record(r: CaseResult) -> None:
@@ -105,7 +112,8 @@ def conformance(args: argparse.Namespace) -> int:
 
     signal.signal(signal.SIGTERM, _raise_interrupt)
     try:
-        new = run(cases, targets, done={(r.case, r.parser) for r in previous}, on_result=record)
+        new = run(cases, targets, done={(r.key, r.parser) for r in previous}, on_result=record,
+                  modes=args.modes, mode_cases=args.mode_cases)
     except KeyboardInterrupt:
         writer.close()
         print(f"\ninterrupted: {progress.count} results kept in {args.results}; rerun with --resume",
@@ -167,6 +175,13 @@ def build_parser(prog: str = "python -m harness",
     c.add_argument("--wire-faults", metavar="FILE",
                    help="`python -m harness faults --json` results to show in the HTML report's "
                         "summary (its wire-faults columns)")
+    c.add_argument("--modes", default=",".join(MODES), metavar="M,M",
+                   help=f"the stream modes stream parsers run in (default all: {','.join(MODES)}; "
+                        "a mode a parser does not support is not_applicable, with its cause)")
+    c.add_argument("--mode-cases", choices=(stream_modes.SAMPLE_CASES, stream_modes.ALL_CASES),
+                   default=stream_modes.SAMPLE_CASES,
+                   help="the cases modes other than position run on: the sample of every server "
+                        f"version ({', '.join(sorted(stream_modes.SAMPLE))}; default) or all")
     c.add_argument("--fix", action="store_true", help="rewrite the expected-failures file(s) from this run")
     c.add_argument("--resume", action="store_true", help="keep the results stream and run only what is missing")
     c.add_argument("--timeout", type=float, default=60.0, help="seconds per file (default 60)")

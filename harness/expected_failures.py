@@ -7,6 +7,10 @@ The cause names the finding the failure belongs to, a defect or documented limit
 without a finding). `--fix` keeps the cause of a case it rewrites; a new entry has none until a
 person gives it one.
 
+A stream testee's result in a mode other than position is named `<case id>@<mode>` (CaseResult.key): an entry
+without `@` is a position-mode entry (or a file testee's), as every entry was before modes.
+A `not_applicable` result (a mode the testee does not support, with its cause) needs no entry.
+
 The message says the first difference and how many there are; the digest pins the whole set: a
 SHA-256 (first 16 hex digits) of the case's difference lines, sorted (CaseResult.diff_digest), so a
 change behind the first difference is seen too. The lines themselves are in the --json and --html
@@ -22,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-from .outcomes import CaseResult, Outcome
+from .outcomes import MODE_SEPARATOR, CaseResult, Outcome
 
 PREFIX_LEN = 120
 WILDCARD = "*"  # `* unavailable` : accept that the tool is missing on this machine
@@ -113,8 +117,8 @@ def gate(results: Iterable[CaseResult], entries: list[Entry]) -> Gate:
     g = Gate()
     seen_cases = set()
     for r in results:
-        seen_cases.add(r.case)
-        entry = by_case.get(r.case)
+        seen_cases.add(r.key)
+        entry = by_case.get(r.key)
         wild = next((w for w in wildcards if w.matches(r)), None)
         if r.outcome is Outcome.NOT_APPLICABLE:
             _gate_not_applicable(g, r, entry)
@@ -146,9 +150,14 @@ def _gate_not_applicable(g: Gate, r: CaseResult, entry: Entry | None) -> None:
         g.not_applicable.append(r)
 
 
+def entry_mode(e: Entry) -> str:
+    """The stream mode an entry is for: what follows `@` in its key, else position."""
+    return e.case.rsplit(MODE_SEPARATOR, 1)[1] if MODE_SEPARATOR in e.case else "position"
+
+
 def _entry_for(r: CaseResult) -> Entry:
     first_line = r.message.splitlines()[0] if r.message else ""
-    return Entry(r.case, r.outcome.value, first_line[:PREFIX_LEN].rstrip(), digest=r.diff_digest)
+    return Entry(r.key, r.outcome.value, first_line[:PREFIX_LEN].rstrip(), digest=r.diff_digest)
 
 
 def _kept_prefix(entry: Entry, old: Entry | None, r: CaseResult) -> Entry:
@@ -171,10 +180,12 @@ def fix(path: Path, results: list[CaseResult], header: str | None = None) -> int
             comments.append(line)
     if not comments and header:
         comments = [f"# {ln}" if ln else "#" for ln in header.splitlines()]
-    unavailable = {r.case for r in results if r.outcome is Outcome.UNAVAILABLE}
-    keep = [e for e in old if e.case in unavailable or e.case == WILDCARD]
+    unavailable = {r.key for r in results if r.outcome is Outcome.UNAVAILABLE}
+    # a run narrowed by --modes says nothing of the other modes: their entries stay
+    ran_modes = {r.mode or "position" for r in results}
+    keep = [e for e in old if e.case in unavailable or e.case == WILDCARD or entry_mode(e) not in ran_modes]
     by_case = {e.case: e for e in old}
-    new = [_kept_prefix(_entry_for(r), by_case.get(r.case), r) for r in results
+    new = [_kept_prefix(_entry_for(r), by_case.get(r.key), r) for r in results
            if r.outcome not in (Outcome.PASS, Outcome.UNAVAILABLE, Outcome.NOT_APPLICABLE)]
     entries = sorted(keep + new, key=lambda e: (e.case, e.outcome))
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -83,7 +83,7 @@ def finish(args: argparse.Namespace, all_results: list[CaseResult], labels: list
                   + (": a failure under --require-all" if args.require_all else ""), file=sys.stderr)
             continue
         for r, why in gate.unexpected:
-            print(f"UNEXPECTED {label} {r.case}: {why}", file=sys.stderr)
+            print(f"UNEXPECTED {label} {r.key}: {why}", file=sys.stderr)
         for e in gate.stale:
             print(f"STALE {label} {e.case}: expected-failure entry for a case that was not run "
                   f"({expected_paths[label]}:{e.line})", file=sys.stderr)

@@ -55,6 +55,7 @@ def _child_argv(args: argparse.Namespace, job: Job) -> list[str]:
         argv += ["--corpus", corpus]
     if args.expected_failures:
         argv += ["--expected-failures", args.expected_failures]
+    argv += ["--modes", ",".join(args.modes), "--mode-cases", args.mode_cases]
     argv += [flag for flag, on in (("--fix", args.fix), ("--resume", args.resume),
                                    ("--require-all", args.require_all)) if on]
     return argv

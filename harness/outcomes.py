@@ -46,6 +46,14 @@ class CaseResult:
     # Every check made and not made (harness/checks.py): passed / failed / not_compared, overall
     # and by_event_type, by_column_type, by_field, by_area (docs/plugin-contract.md)
     checks: dict[str, Any] = field(default_factory=dict)
+    # a stream testee's mode (harness/plugins/protocol.py MODES); None for a file testee
+    mode: str | None = None
+
+    @property
+    def key(self) -> str:
+        """The case id, and the mode past position (`<case id>@gtid`): what expected-failure
+        entries and resumed runs name, so today's entries stay position-mode entries."""
+        return mode_key(self.case, self.mode)
 
     def to_json(self) -> dict[str, Any]:
         """The fields as they are (no deep copy as dataclasses.asdict makes: a result's checks
@@ -59,3 +67,10 @@ class CaseResult:
         known = {k: d[k] for k in cls.__dataclass_fields__ if k in d}
         known["outcome"] = Outcome(d["outcome"])
         return cls(**known)
+
+
+MODE_SEPARATOR = "@"
+
+
+def mode_key(case: str, mode: str | None) -> str:
+    return case if mode in (None, "position") else f"{case}{MODE_SEPARATOR}{mode}"

@@ -45,7 +45,7 @@ class ResultsWriter:
         self._f.truncate()
 
     def done(self) -> set[tuple[str, str]]:
-        return {(r.case, r.parser) for r in self.previous}
+        return {(r.key, r.parser) for r in self.previous}
 
     def append(self, result: CaseResult) -> None:
         self._f.write(json.dumps(result.to_json(), ensure_ascii=False).encode("utf-8") + b"\n")

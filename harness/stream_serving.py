@@ -13,11 +13,12 @@ import secrets
 from typing import Any, Iterator
 
 from .corpus import CASE_FILE, Case
-from .expectations import Expectation
+from . import stream_modes
+from .expectations import Expectation, expectation_for
 from .primary.served import ServeError
 from .primary.server import BackgroundPrimary
 from .primary.state import ServeOptions
-from .plugins.protocol import StreamSource
+from .plugins.protocol import POSITION, StreamSource
 
 USER = "harness"
 # One password per run: the primary checks it like any other; nothing outside the run knows it.
@@ -90,12 +91,14 @@ def not_a_server_binlog(expectation: Expectation) -> str | None:
 
 
 @contextlib.contextmanager
-def served(case: Case, end_position: int, wire_fault: Any = None, schema_lookups: bool = False) -> Iterator[StreamSource]:
+def served(case: Case, end_position: int, wire_fault: Any = None, schema_lookups: bool = False,
+           mode: str = POSITION, expectation: Expectation | None = None) -> Iterator[StreamSource]:
     """A primary serving the case for the duration of the block, and the testee's StreamSource;
     `wire_fault` (harness/wire_faults/inject.py) breaks the first dump as a catalogued fault.
     `schema_lookups`: the testee names row columns by asking the primary, so a case with a table
     no schema source describes (harness/primary/served.py) cannot be served to it: it would be
-    told the table does not exist, which says nothing of the parser."""
+    told the table does not exist, which says nothing of the parser. `mode` (with the case's
+    `expectation`): how the testee starts, and what the primary does for it (stream_modes.py)."""
     # A client idle for 5 s is stuck (zongji 0.5.1 with binlog_checksum=NONE never dumps): the
     # primary cuts it, and the testee reports the lost connection, instead of waiting 60 s.
     opts = ServeOptions(_served_paths(case), port=0, user=USER, password=PASSWORD, quiet=True,
@@ -103,6 +106,11 @@ def served(case: Case, end_position: int, wire_fault: Any = None, schema_lookups
                         schema_pacing=SCHEMA_PACING if schema_lookups else 0.0)
     try:
         primary = BackgroundPrimary(opts)
+        how = stream_modes.ModeServing()
+        if mode != POSITION:
+            how = stream_modes.serving(mode, case, expectation or expectation_for(case), primary.state.logs)
+            primary.state.options.status_position = how.status_position
+            primary.state.options.heartbeats_after = how.heartbeats_after
     except (ServeError, OSError, ValueError) as e:
         # named without the corpus root, which differs from one checkout to the next, so that an
         # expected-failure entry written on one machine gates on another
@@ -120,4 +128,4 @@ def served(case: Case, end_position: int, wire_fault: Any = None, schema_lookups
                               "tables, no CREATE TABLE in the binlog, Table_maps without column names): this "
                               "parser looks tables up, and would be told they do not exist")
         yield StreamSource(primary.host, primary.port, USER, PASSWORD, case.path.name, 4,
-                           case.path.name, end_position)
+                           case.path.name, end_position, mode, how.gtid_set, how.heartbeat_period)

@@ -12,7 +12,7 @@ import traceback
 from typing import Any, TextIO
 
 from .plugins.base import FULL, ParseError, Unsupported
-from .plugins.protocol import ERROR, EVENTS, FILE, SKIPPED, Hello, StreamSource, dumps
+from .plugins.protocol import ERROR, EVENTS, FILE, POSITION, SKIPPED, Hello, StreamSource, dumps
 from .plugins.registry import load
 
 CRASH_STATUS = 70
@@ -42,7 +42,8 @@ def serve(spec: str) -> int:
     try:
         plugin = load(spec)
         hello = Hello(plugin.name, plugin.version, plugin.capabilities, plugin.unavailable_reason(),
-                      getattr(plugin, "transport", FILE))
+                      getattr(plugin, "transport", FILE), tuple(getattr(plugin, "modes", (POSITION,))),
+                      dict(getattr(plugin, "modes_unsupported", {})))
     except Exception as e:  # a plugin that cannot load is unavailable, and says why
         plugin = None
         hello = Hello(spec, "unknown", FULL, f"cannot load plugin {spec}: {type(e).__name__}: {e}")

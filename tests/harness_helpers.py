@@ -43,8 +43,11 @@ def corpus_args(files) -> list[str]:
 
 
 def run_cli(tmp_path: Path, *args: str) -> tuple[int, list[dict]]:
-    """Run `python -m harness conformance` in-process; returns (exit code, result records)."""
+    """Run `python -m harness conformance` in-process; returns (exit code, result records).
+    Stream testees run in position mode only, unless the test names `--modes`
+    (tests/test_harness_stream_modes.py runs the others)."""
     results = tmp_path / "results.jsonl"
-    rc = cli.main(["conformance", "--quiet", "--results", str(results), *args])
+    modes = [] if "--modes" in args else ["--modes", "position"]
+    rc = cli.main(["conformance", "--quiet", "--results", str(results), *modes, *args])
     records = [json.loads(line) for line in results.read_text().splitlines()] if results.exists() else []
     return rc, records

@@ -44,11 +44,12 @@ def adapter(request) -> list[str]:
     return RUNTIME.command(built)
 
 
-def library_stream(argv: list[str], port: int, file: str, end: int) -> dict[str, Any]:
-    """One dump of `file` from the real server on `port`, through the library alone: the reply."""
+def library_stream(argv: list[str], port: int, file: str, end: int, **mode: Any) -> dict[str, Any]:
+    """One dump of `file` from the real server on `port`, through the library alone: the reply
+    (`mode`: the stream mode's fields, docs/plugin-contract.md)."""
     request = {"type": "parse", "id": 1, "path": file, "stream": {
         "host": "127.0.0.1", "port": port, "user": USER, "password": PASSWORD, "file": file,
-        "start_position": 4, "end_file": file, "end_position": end}}
+        "start_position": 4, "end_file": file, "end_position": end, **mode}}
     proc = subprocess.run(argv + ["stream"], input=json.dumps(request) + "\n", capture_output=True,
                           text=True, timeout=120)
     lines = proc.stdout.splitlines()
@@ -176,3 +177,23 @@ def test_tagged_gtid_event_type(start_server, tmp_path, adapter):
     assert len(tagged) == 1 and untagged
     assert all(codes[p] == 33 for p in untagged)
     assert codes[tagged[0]] == (0 if any("zendesk" in a for a in adapter) else 42)
+
+
+def test_an_empty_gtid_set_ends_in_a_null_pointer(start_server, tmp_path, adapter):
+    """Stream mode gtid from a server's first transaction: `setGtidSet("")` (the executed set of
+    a replica that has nothing yet), straight against a real MySQL 9.7 with GTIDs: both lines
+    die of a NullPointerException (`this.gtidSet` is null) before any event; the control, the
+    same client with the server's executed set before the last transaction, streams that one."""
+    server = start_server(LOCAL_PROFILES["mysql-9.7"], GTIDS)
+    server.execute(replication_user_sql(USER, PASSWORD) + "CREATE DATABASE g; CREATE TABLE g.t (id INT PRIMARY KEY);"
+                   "INSERT INTO g.t VALUES (1);")
+    executed = (server.scalar("SELECT @@GLOBAL.gtid_executed") or "").replace("\n", "")
+    server.execute("INSERT INTO g.t VALUES (2);")
+    file = server.binlog_files()[0]
+    end = server.binlog_sizes()[file]
+    empty = library_stream(adapter, server.port, file, end, mode="gtid", gtid_set="")
+    assert empty["type"] == "error" and empty["kind"] == "NullPointerException", empty
+    assert "gtidSet" in empty["message"] and empty["events"] == []
+    control = library_stream(adapter, server.port, file, end, mode="gtid", gtid_set=executed)
+    assert control["type"] == "events", control
+    assert rows_of(control["events"]) == [[2]]

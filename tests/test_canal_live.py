@@ -185,3 +185,25 @@ def test_local_payload_resent(start_server, tmp_path, canal):
     sunk = [line for line in lines if line.get("type") == 40]
     assert inner > 1 and len(sunk) == inner and len({json.dumps(s) for s in sunk}) == 1
     assert rows(lines) == [["3", "c"]]
+
+
+def test_a_mariadb_gtid_dump_dies_at_an_empty_gtid_list(start_server, tmp_path, canal):
+    """Stream mode gtid on MariaDB: Canal alone, dump(MariaGTIDSet), against a real MariaDB 10.11.
+    From the server's first transaction (an empty GTID position) the dump starts in the first
+    binlog, whose Gtid_list is empty, and dies there of ArrayIndexOutOfBoundsException (MariaGtid,
+    from MariaGTIDSet.update in LogDecoder.decode) right after the Format_description; the
+    control, the GTID position after a FLUSH BINARY LOGS, starts in the next binlog (its
+    Gtid_list holds a GTID) and streams the last transaction."""
+    server = start_server(LOCAL_PROFILES["mariadb-10.11"], {"binlog_format": "ROW"})
+    server.execute(replication_user_sql(USER, PASSWORD) + "CREATE DATABASE g; CREATE TABLE g.t (id INT PRIMARY KEY);"
+                   "INSERT INTO g.t VALUES (1);")
+    server.flush_logs()
+    position = server.scalar("SELECT @@GLOBAL.gtid_binlog_pos") or ""
+    server.execute("INSERT INTO g.t VALUES (2);")
+    end = str(server.binlog_sizes()[server.binlog_files()[-1]])
+    empty = run(canal, "gtid", "127.0.0.1", str(server.port), USER, PASSWORD, "", end)
+    assert [e.get("class") for e in empty[:-1]] == ["RotateLogEvent", "FormatDescriptionLogEvent"], empty
+    assert empty[-1].get("error", "").startswith("ArrayIndexOutOfBoundsException"), empty[-3:]
+    control = run(canal, "gtid", "127.0.0.1", str(server.port), USER, PASSWORD, position, end)
+    assert control[-1] == {"end": "ok"}, control[-3:]
+    assert "MariaGtidListLogEvent" in [e.get("class") for e in control] and rows(control) == [["2"]], control

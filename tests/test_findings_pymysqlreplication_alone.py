@@ -185,3 +185,40 @@ def test_11a_the_annotate_flag_goes_with_is_mariadb_whose_dump_names_no_file(ser
     assert {"id": 6} in mariadb.rows and {"id": 7} in mariadb.rows, mariadb  # from the first binlog on
     first = read(server.port, USER, PASSWORD, server.binlog_files()[0], annotate_rows_event=True, is_mariadb=True)
     assert first.events == mariadb.events  # log_file is not used
+
+
+def _untagged(gtid_set: str) -> str:
+    """The set without its tagged GTIDs: per UUID, the intervals before its first tag."""
+    import itertools
+    import re
+    entries = []
+    for entry in gtid_set.replace("\n", "").split(","):
+        uuid, *rest = entry.split(":")
+        kept = list(itertools.takewhile(lambda p: re.fullmatch(r"\d+(-\d+)?", p), rest))
+        if kept:
+            entries.append(":".join([uuid, *kept]))
+    return ",".join(entries)
+
+
+def test_12_a_tagged_gtid_set_as_auto_position_is_refused(servers) -> None:
+    """Stream mode gtid on MySQL 8.4+ (harness/stream_modes.py): a client resuming from the
+    server's executed set hands the library that set, tags included (`uuid:1-5:tg:1`, as
+    @@gtid_executed and SHOW BINARY LOG STATUS print it). The library alone, real MySQL 9.7:
+    `auto_position` with the set before a tagged transaction streams what follows (the control);
+    with the set after it (tagged) the reader dies of `ValueError: GTID format is incorrect`
+    before reading anything (GtidSet parses `uuid:interval` only). The harness's primary gives
+    the same answer: mysql-9.7/gtid_tagged--row/binlog.000002@gtid, a crash."""
+    server = servers("mysql-gtid")
+    t = "f.t_12_tagged_gtid_start"
+    server.execute(f"CREATE TABLE {t} (id INT PRIMARY KEY)")
+    server.execute(f"SET gtid_next = 'AUTOMATIC:tg'; INSERT INTO {t} VALUES (1); SET gtid_next = 'AUTOMATIC'")
+    tagged = server.scalar("SELECT @@GLOBAL.gtid_executed")
+    assert ":tg:" in tagged.replace("\n", ""), tagged
+    untagged = _untagged(tagged)
+    server.execute(f"INSERT INTO {t} VALUES (2)")
+    log_file = server.binlog_files()[-1]
+    control = read(server.port, USER, PASSWORD, log_file, auto_position=untagged)
+    assert clean(control) and {"id": 2} in control.rows, control
+    shown = read(server.port, USER, PASSWORD, log_file, auto_position=tagged.replace("\n", ""))
+    assert shown.failure is not None and shown.failure.startswith("ValueError: GTID format is incorrect"), shown
+    assert not shown.events, shown

@@ -48,7 +48,7 @@ def test_testee_is_gated_by_its_expected_failures(adapter: list[str], transport:
                                                   tmp_path: Path) -> None:
     argv = [sys.executable, "-m", "harness", "conformance", "--parser-persistent",
             " ".join([*adapter, transport]), "--expected-failures", str(_entries_for(CASES, name, tmp_path)),
-            "--results", str(tmp_path / "results.jsonl"), "--quiet"]
+            "--results", str(tmp_path / "results.jsonl"), "--quiet", "--modes", "position"]
     for case in CASES:
         argv += ["--corpus", case]
     proc = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=600)

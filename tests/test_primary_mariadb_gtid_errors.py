@@ -50,6 +50,9 @@ REQUESTS = {
     "unknown_domain": ("5-1-3", 1, 0, "EOF"),
     "present": ("0-1-2", 1, 0, "EOF"),
     "at_second_files_gtid_list": ("0-1-11", 1, 0, "EOF"),
+    # an empty state is a GTID start from the first binlog (get_slave_connect_state: any non-NULL
+    # value; stream mode gtid of a server's first binlog, harness/stream_modes.py)
+    "empty_state": ("", 1, 0, "EOF"),
 }
 
 
@@ -62,7 +65,16 @@ class Source:
 
 @pytest.fixture(scope="module")
 def source(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Source]:
-    profile = profiles.get("mariadb-10.11")
+    yield from _source("mariadb-10.11", tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def source_11_8(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Source]:
+    yield from _source("mariadb-11.8", tmp_path_factory)
+
+
+def _source(name: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Source]:
+    profile = profiles.get(name)
     require_image(profile)
     with running_server(profile, {"binlog_format": "ROW", "server_id": "1"}) as server:
         repl_user.ensure(server)
@@ -110,3 +122,11 @@ def test_gtid_start_answered_as_real_mariadb(name: str, source: Source, tmp_path
         assert _events_sent(ours) == _events_sent(real)
     else:
         assert compare(real.to_json(), source.files, rebuild_stream(ours.to_json(), source.files)) == []
+
+
+@pytest.mark.parametrize("name", ["empty_state", "present", "at_second_files_gtid_list"])
+def test_gtid_start_with_the_gtid_index_answered_as_real_mariadb_11_8(name: str, source_11_8: Source,
+                                                                    tmp_path: Path) -> None:
+    """11.4+ looks a GTID start up in its GTID index, an empty state too (the start of the server's
+    first binlog, as stream mode gtid asks it): the stream starts after the file's Gtid_list."""
+    test_gtid_start_answered_as_real_mariadb(name, source_11_8, tmp_path)

@@ -17,6 +17,15 @@ FILE, STREAM = "file", "stream"
 EVENTS, ERROR, SKIPPED = "events", "error", "skipped"
 CRASH, TIMEOUT, UNAVAILABLE = "crash", "timeout", "unavailable"
 
+# How a stream testee starts and what it is sent (docs/plugin-contract.md, "Stream modes"):
+# POSITION: at the file and position of the request (the default, and what every stream testee
+# does); GTID: from the GTID set of the request (MySQL auto-position, MariaDB slave_connect_state);
+# CURRENT: where the primary's status query says the binlog is (SHOW MASTER STATUS / SHOW BINARY LOG
+# STATUS / SHOW BINLOG STATUS, as its version answers); HEARTBEATS: at the position, asking for
+# heartbeats, and reporting each one it receives as an event.
+POSITION, GTID, CURRENT, HEARTBEATS = "position", "gtid", "current", "heartbeats"
+MODES = (POSITION, GTID, CURRENT, HEARTBEATS)
+
 
 @dataclass(frozen=True)
 class Hello:
@@ -25,11 +34,22 @@ class Hello:
     capabilities: Capabilities
     unavailable: str | None = None
     transport: str = FILE  # FILE: parses a path; STREAM: connects to a primary (StreamSource)
+    # the stream modes the testee supports (MODES), and for the others why not (the library's
+    # documentation): a mode not listed is not_applicable for it, with that cause
+    modes: tuple[str, ...] = (POSITION,)
+    modes_unsupported: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {"type": "hello", "protocol": PROTOCOL_VERSION, "name": self.name,
                 "version": self.version, "capabilities": self.capabilities.to_json(),
-                "unavailable": self.unavailable, "transport": self.transport}
+                "unavailable": self.unavailable, "transport": self.transport,
+                "modes": list(self.modes), "modes_unsupported": dict(self.modes_unsupported)}
+
+    def why_not(self, mode: str) -> str | None:
+        """None when the testee runs in `mode`, else the cause it gave (or a generic one)."""
+        if mode in self.modes:
+            return None
+        return self.modes_unsupported.get(mode) or f"{self.name} does not declare the stream mode {mode!r}"
 
     @classmethod
     def from_json(cls, msg: dict[str, Any]) -> "Hello":
@@ -38,9 +58,16 @@ class Hello:
         transport = msg.get("transport", FILE)
         if transport not in (FILE, STREAM):
             raise ValueError(f"hello transport must be {FILE!r} or {STREAM!r}, got {transport!r}")
+        modes = msg.get("modes") or [POSITION]
+        unknown = [m for m in modes if m not in MODES] if isinstance(modes, list) else modes
+        if unknown:
+            raise ValueError(f"hello modes must be a list of {', '.join(MODES)}, got {modes!r}")
+        causes = msg.get("modes_unsupported") or {}
+        if not isinstance(causes, dict):
+            raise ValueError(f"hello modes_unsupported must be an object, got {causes!r}")
         return cls(str(msg.get("name", "unnamed")), str(msg.get("version", "unknown")),
                    Capabilities.from_json(msg.get("capabilities")), msg.get("unavailable") or None,
-                   transport)
+                   transport, tuple(modes), {str(k): str(v) for k, v in causes.items()})
 
 
 @dataclass(frozen=True)
@@ -91,21 +118,34 @@ class StreamSource:
     start_position: int = 4
     end_file: str = ""         # "" = the same as `file`
     end_position: int = 0      # next_position of the last event served; 0 = unknown
+    mode: str = POSITION       # MODES: how to start (and, HEARTBEATS, to ask for heartbeats)
+    # GTID: the set to start from: MySQL's executed set before the first transaction (the
+    # file's Previous_gtids, tags as the server writes them), MariaDB's GTID position
+    # (BINLOG_GTID_POS of the start, "" = from the first binlog)
+    gtid_set: str = ""
+    heartbeat_period: float = 0.0  # HEARTBEATS: the period, in seconds, the testee asks for
 
     def to_json(self) -> dict[str, Any]:
         return {"host": self.host, "port": self.port, "user": self.user, "password": self.password,
                 "file": self.file, "start_position": self.start_position,
-                "end_file": self.end_file or self.file, "end_position": self.end_position}
+                "end_file": self.end_file or self.file, "end_position": self.end_position,
+                "mode": self.mode, "gtid_set": self.gtid_set, "heartbeat_period": self.heartbeat_period}
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> "StreamSource":
         return cls(str(d["host"]), int(d["port"]), str(d["user"]), str(d["password"]), str(d["file"]),
                    int(d.get("start_position", 4)), str(d.get("end_file") or d["file"]),
-                   int(d.get("end_position", 0)))
+                   int(d.get("end_position", 0)), str(d.get("mode") or POSITION), str(d.get("gtid_set") or ""),
+                   float(d.get("heartbeat_period") or 0.0))
 
     def flags(self) -> list[str]:
-        """The same fields as one-shot command-line flags (`--parser-stream CMD`)."""
-        return [a for k, v in self.to_json().items() for a in (f"--{k.replace('_', '-')}", str(v))]
+        """The same fields as one-shot command-line flags (`--parser-stream CMD`); the mode's
+        fields only outside position mode, so a command that predates modes gets what it knew."""
+        fields = self.to_json()
+        if self.mode == POSITION:
+            for k in ("mode", "gtid_set", "heartbeat_period"):
+                del fields[k]
+        return [a for k, v in fields.items() for a in (f"--{k.replace('_', '-')}", str(v))]
 
 
 def parse_request(request_id: int, path: str, stream: StreamSource | None = None) -> str:

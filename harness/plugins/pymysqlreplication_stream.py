@@ -18,9 +18,15 @@ MariaDB 11.4+ (whose GTID start skips a file's first events), it stays a file/po
 without them (finding 11a, a limit). Events are mapped by the file adapter's code
 (`canonical_event`, CAPABILITIES), so both transports report the same things the same way.
 
+Stream modes (harness/stream_modes.py): all four, as the reader's documented arguments give
+them (`_reader`): gtid with `auto_position` (on MySQL an empty set is no GTID start to the
+library: skipped, saying so), current without `log_file` (its MySQL path asks SHOW BINARY LOG
+STATUS, then SHOW MASTER STATUS), heartbeats with `slave_heartbeat`, each HeartbeatLogEvent
+reported.
+
 Left out, because they are not in the file but made by the sender: the artificial Rotate a
 dump starts with (LOG_EVENT_ARTIFICIAL_F, log_pos 0), the Format_description resent with
-log_pos 0 when a dump starts inside a file, and heartbeats. An event's position is
+log_pos 0 when a dump starts inside a file, and heartbeats outside heartbeats mode. An event's position is
 log_pos - event_size; MariaDB 11 writes log_pos 0 inside transactions, so there the position
 is taken to be where the previous event ended, and marked undetermined (the server leaves out
 the Annotate_rows this reader cannot ask for).
@@ -39,11 +45,12 @@ from typing import Any
 
 from oracle.event_types import HeaderFlag
 
-from .protocol import STREAM, StreamSource
+from .protocol import CURRENT, GTID, HEARTBEATS, POSITION, STREAM, StreamSource
 from .base import ParseError, Unsupported
 from .pymysqlreplication_plugin import LibraryParser, canonical_event, every_event_class
 
-ROTATE_EVENT, FORMAT_DESCRIPTION_EVENT, HEARTBEAT_LOG_EVENT = 4, 15, 27
+ROTATE_EVENT, FORMAT_DESCRIPTION_EVENT = 4, 15
+HEARTBEATS_CODES = (27, 41)  # HEARTBEAT_LOG_EVENT, HEARTBEAT_LOG_EVENT_V2
 # log_pos 0: the Rotate a dump starts with, the Format_description resent when it starts mid-file
 RESENT = (ROTATE_EVENT, FORMAT_DESCRIPTION_EVENT)
 LOG_EVENT_ARTIFICIAL_F = HeaderFlag.LOG_EVENT_ARTIFICIAL_F
@@ -55,17 +62,47 @@ GTID_INDEX_SINCE = (11, 4, 0)
 
 
 def _reader(source: StreamSource) -> Any:
+    """The reader as the mode asks (docs of BinLogStreamReader's arguments): position: log_file
+    and log_pos; gtid: auto_position (MySQL: COM_BINLOG_DUMP_GTID; with is_mariadb:
+    @slave_connect_state); current: neither (the library asks SHOW BINARY LOG STATUS, then
+    SHOW MASTER STATUS on a parse error); heartbeats: slave_heartbeat (seconds)."""
     import pymysqlreplication
     from pymysqlreplication import BinLogStreamReader
     settings = {"host": source.host, "port": source.port, "user": source.user,
                 "passwd": source.password, "connect_timeout": CONNECT_TIMEOUT}
-    is_mariadb, gtid = _mariadb_start(settings, source)
+    log_file: str | None = source.file
+    log_pos: int | None = source.start_position
+    if source.mode == GTID:
+        is_mariadb, gtid = _is_mariadb(settings), source.gtid_set
+        if not gtid and not is_mariadb:
+            raise Unsupported("an empty GTID set (a start at the server's first transaction): on MySQL the "
+                              "library takes a falsy auto_position as no GTID start (it asks SHOW BINARY LOG "
+                              "STATUS and dumps from the binlog's end)")
+        log_file = log_pos = None
+    elif source.mode == CURRENT:
+        # the library finds the current position only on its MySQL path (with is_mariadb and no
+        # auto_position it dumps from the server's first binlog instead)
+        is_mariadb, gtid, log_file, log_pos = False, None, None, None
+    else:
+        is_mariadb, gtid = _mariadb_start(settings, source)
+    heartbeat = source.heartbeat_period if source.mode == HEARTBEATS else None
     return BinLogStreamReader(
         connection_settings=settings, server_id=random.randint(0x10000, 0x7FFFFFFF),
-        log_file=source.file, log_pos=source.start_position, resume_stream=True,
+        log_file=log_file, log_pos=log_pos, resume_stream=True,
         end_log_pos=source.end_position or None, blocking=False,
         only_events=list(every_event_class(pymysqlreplication)), filter_non_implemented_events=False,
-        annotate_rows_event=True, is_mariadb=is_mariadb, auto_position=gtid)
+        annotate_rows_event=True, is_mariadb=is_mariadb, auto_position=gtid, slave_heartbeat=heartbeat)
+
+
+def _is_mariadb(settings: dict[str, Any]) -> bool:
+    import pymysql
+    conn = pymysql.connect(**settings)
+    try:
+        with conn.cursor() as cur:
+            cur.execute("SELECT VERSION()")
+            return "mariadb" in str(cur.fetchone()[0]).lower()
+    finally:
+        conn.close()
 
 
 def _version(text: str) -> tuple[int, ...]:
@@ -103,12 +140,24 @@ def _mariadb_start(settings: dict[str, Any], source: StreamSource) -> tuple[bool
 def _from_file(w: Any) -> bool:
     """Events of the served file, not the ones the sender made up, nor heartbeats."""
     artificial = w.flags & LOG_EVENT_ARTIFICIAL_F or (w.event_type in RESENT and w.log_pos == 0)
-    return not artificial and w.event_type != HEARTBEAT_LOG_EVENT
+    return not artificial and w.event_type not in HEARTBEATS_CODES
+
+
+def _heartbeat(w: Any) -> dict[str, Any]:
+    """A heartbeat as the library gives it: HeartbeatLogEvent's `ident` (the binlog it names) and
+    the header's log_pos; a v2 (which the library never asks for) is its NotImplementedEvent."""
+    event = canonical_event(0, w)
+    del event["position"]
+    ident = getattr(w.event, "ident", None)
+    event["body"] = {"log_ident": ident} if ident is not None else {}
+    event["library_type"] = type(w.event).__name__
+    return event
 
 
 class PyMysqlReplicationStreamParser(LibraryParser):
     name = "python-mysql-replication"
     transport = STREAM
+    modes = (POSITION, GTID, CURRENT, HEARTBEATS)
 
     def parse(self, path: str) -> list[dict[str, Any]]:
         raise Unsupported("python-mysql-replication reads from a primary; for files: "
@@ -123,6 +172,9 @@ class PyMysqlReplicationStreamParser(LibraryParser):
         try:
             for event in reader:
                 w = event.packet
+                if source.mode == HEARTBEATS and w.event_type in HEARTBEATS_CODES:
+                    events.append(_heartbeat(w))
+                    continue
                 if not _from_file(w):
                     continue
                 position = w.log_pos - w.event_size if w.log_pos else end

@@ -37,6 +37,7 @@ class QuerySession:
     user_vars: dict[str, Value] = field(default_factory=dict)
     database: str | None = None
     groups: ClientGroups | None = None  # where this client's dumps read (None: the final definitions)
+    status_position: tuple[str, int] | None = None  # ServeOptions.status_position
 
     def described(self, final: "tables.Table") -> "tables.Table":
         """A table as it was where this client's group reads it (client_groups.py, epochs.py)."""
@@ -190,17 +191,30 @@ def answer_schemata(s: QuerySession, m: re.Match[str]) -> Reply:
 
 
 def answer_binlog_status(s: QuerySession, m: re.Match[str]) -> Reply:
+    """The binlog's end: the last served file's size, or where ServeOptions.status_position puts
+    it (stream mode `current`: the served events arrive after the client asked), with the
+    executed GTID set there (the Previous_gtids of that file, before any of its transactions)."""
     last = s.logs.files[-1]
+    name, position, gtids = last.name, last.size, s.logs.gtid_executed
+    if s.status_position is not None:
+        name, position = s.status_position
+        gtids = lambda: s.logs.previous_gtid_text(name)  # noqa: E731
     if s.logs.flavor == "mariadb":
-        return ResultSet(["File", "Position", "Binlog_Do_DB", "Binlog_Ignore_DB"], [[last.name, last.size, "", ""]])
+        return ResultSet(["File", "Position", "Binlog_Do_DB", "Binlog_Ignore_DB"], [[name, position, "", ""]])
     return ResultSet(["File", "Position", "Binlog_Do_DB", "Binlog_Ignore_DB", "Executed_Gtid_Set"],
-                     [[last.name, last.size, "", "", s.logs.gtid_executed()]])
+                     [[name, position, "", "", gtids()]])
 
 
 def answer_binary_logs(s: QuerySession, m: re.Match[str]) -> Reply:
+    """Every served file and its size; with a status position (stream mode `current`), the files
+    of a server that has just opened that one: those before it, and it at that position."""
+    files = [(f.name, f.size) for f in s.logs.files]
+    names = [name for name, _ in files]
+    if s.status_position is not None and s.status_position[0] in names:
+        files = files[:names.index(s.status_position[0])] + [s.status_position]
     if s.logs.flavor == "mariadb":
-        return ResultSet(["Log_name", "File_size"], [[f.name, f.size] for f in s.logs.files])
-    return ResultSet(["Log_name", "File_size", "Encrypted"], [[f.name, f.size, "No"] for f in s.logs.files])
+        return ResultSet(["Log_name", "File_size"], [[n, size] for n, size in files])
+    return ResultSet(["Log_name", "File_size", "Encrypted"], [[n, size, "No"] for n, size in files])
 
 
 ER_ERROR_WHEN_EXECUTING_COMMAND = 1220

@@ -99,10 +99,13 @@ class ServedLogs:
         return str(uuid.uuid5(uuid.NAMESPACE_OID, f"binlog-conformance-primary-{self.server_id}"))
 
     def gtid_executed(self) -> str:
-        from oracle.events.previous_gtids import gtid_set_text
-        return gtid_set_text([{"uuid": sid, "tag": tag,
-                               "intervals": [{"start": s, "end": e} for s, e in ivs]}
-                              for (sid, tag), ivs in self.mysql_gtids.items()])
+        return _set_text(self.mysql_gtids)
+
+    def previous_gtid_text(self, name: str) -> str:
+        """The executed set before file `name`'s first transaction (its Previous_gtids), as
+        SHOW ... STATUS and gtid_executed print it: what a server that had just opened that file
+        reports, and the set a client starts a GTID dump of that file from."""
+        return _set_text(self.previous_gtids.get(name, {}))
 
     def gtid_binlog_pos(self) -> str:
         return ",".join(self.mariadb_gtids[d] for d in sorted(self.mariadb_gtids))
@@ -297,6 +300,12 @@ def _note_file_gtids(logs: ServedLogs, name: str, type_code: int, body: dict[str
                                      for sid in body["sids"]}
     elif type_code in GTID_TYPES and name not in logs.first_gtid:
         logs.first_gtid[name] = (body["sid"], body.get("tag", "") or "", _int(body["gno"]))
+
+
+def _set_text(gtids: dict[tuple[str, str], list[tuple[int, int]]]) -> str:
+    from oracle.events.previous_gtids import gtid_set_text
+    return gtid_set_text([{"uuid": sid, "tag": tag, "intervals": [{"start": s, "end": e} for s, e in ivs]}
+                          for (sid, tag), ivs in gtids.items()])
 
 
 def _int(v: Any) -> int:

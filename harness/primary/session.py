@@ -12,7 +12,7 @@ from oracle.wire.packets import ErrPacket, OkPacket
 
 from . import auth, prepared, queries, resultset
 from .conn import ClientGone, PacketIO
-from .dump import BINLOG_THROUGH_GTID, MYSQL_NEWER_SENDER_SINCE, BinlogSender, DumpOptions, DumpRequest
+from .dump import MYSQL_NEWER_SENDER_SINCE, BinlogSender, DumpOptions, DumpRequest
 from .gtid import BadGtidSet, parse_encoded, parse_mariadb_state
 from .state import ServerState
 
@@ -153,7 +153,8 @@ class Session:
             raise EndSession()
         self.log(f"user '{self.user}' authenticated ({plugin}, {how}{', TLS' if self.io.tls else ''})")
         self.query_session = queries.QuerySession(st.logs, dict(st.variables), self.user, self.connection_id,
-                                                  database=response.database or None, groups=st.groups)
+                                                  database=response.database or None, groups=st.groups,
+                                                  status_position=st.options.status_position)
         self.io.write(OkPacket().encode())
 
     # -- command phase --------------------------------------------------------------------------
@@ -296,7 +297,9 @@ def com_binlog_dump(s: Session, payload: bytes) -> None:
     name = payload[11:].split(b"\0", 1)[0].decode("utf-8", "replace")
     req = DumpRequest(name, pos, flags, server_id)
     state = _user_var(s, "slave_connect_state")
-    if s.server.logs.flavor == "mariadb" and state:
+    # get_slave_connect_state: any non-NULL value, '' too, makes the dump a GTID start (an empty
+    # state: from the first binlog, through the GTID code: an 11.4+ server asks its GTID index)
+    if s.server.logs.flavor == "mariadb" and state is not None:
         try:
             req.mariadb_start = parse_mariadb_state(str(state))
             req.mariadb_strict = bool(_number(_user_var(s, "slave_gtid_strict_mode") or 0))
@@ -310,10 +313,14 @@ def com_binlog_dump(s: Session, payload: bytes) -> None:
 def com_binlog_dump_gtid(s: Session, payload: bytes) -> None:
     try:
         flags, server_id, name_len = struct.unpack_from("<HII", payload, 1)
-        name = payload[11:11 + name_len].decode("utf-8", "replace")
+        # com_binlog_dump_gtid copies the name, then uses it as a C string: a name of NULs
+        # (python-mysql-replication sends 3) is no name, and the dump starts by GTID
+        name = payload[11:11 + name_len].split(b"\0", 1)[0].decode("utf-8", "replace")
         pos = struct.unpack_from("<Q", payload, 11 + name_len)[0]
         data = b""
-        if flags & BINLOG_THROUGH_GTID:
+        # com_binlog_dump_gtid reads data_size and the set whatever the flags say (go-mysql sends
+        # flags 0 with its set): BINLOG_THROUGH_GTID is not consulted there
+        if len(payload) >= 23 + name_len:
             size = struct.unpack_from("<I", payload, 19 + name_len)[0]
             data = payload[23 + name_len:23 + name_len + size]
             if len(data) != size:
@@ -349,7 +356,8 @@ def _dump(s: Session, what: str, req: DumpRequest) -> None:
     period = _user_var(s, "source_heartbeat_period") or _user_var(s, "master_heartbeat_period") or 0
     opts = DumpOptions(st.server_id, _checksum_announced(s), _number(period), st.logs.flavor,
                        st.logs.flavor == "mysql" and st.logs.version >= MYSQL_NEWER_SENDER_SINCE,
-                       _number(_user_var(s, "mariadb_slave_capability") or 0), st.logs.version)
+                       _number(_user_var(s, "mariadb_slave_capability") or 0), st.logs.version,
+                       st.options.heartbeats_after)
     s.log(f"{what} file='{req.file}' pos={req.pos} flags={req.flags:#x} server_id={req.server_id}")
     io = st.options.wire_fault.wrap(s.io) if st.options.wire_fault is not None else s.io
     sender = BinlogSender(io, st.logs, req, opts, st.stop, s.log, (st.groups, s.user))

@@ -48,6 +48,14 @@ class ServeOptions:
     # seconds a dump waits, at a table's next definition, for its client's lookup of the one it leaves
     # (client_groups.py); 0: no waiting (for clients that do not look tables up)
     schema_pacing: float = 0.0
+    # Stream modes (harness/stream_modes.py, docs/primary.md "Stream modes"):
+    # what the binlog status statements report as the binlog's end, (file, position): the place
+    # the served events are presented as arriving after (a client starting at the current
+    # position streams them); None: the last served file's end, as a quiet server reports it
+    status_position: tuple[str, int] | None = None
+    # (file, position) of event ends after which the primary is idle for a heartbeat period: a
+    # client that asked for heartbeats (@master/source_heartbeat_period > 0) gets one there
+    heartbeats_after: frozenset[tuple[str, int]] = frozenset()
 
 
 def served_logs(opts: ServeOptions) -> ServedLogs:

@@ -72,10 +72,35 @@ def _matrix_table(m: Matrix, parser: str) -> str:
             f"{''.join(rows)}</table>")
 
 
+def _modes_table(m: Matrix) -> str:
+    """Stream parser x stream mode: cases passed / cases run in that mode (not_applicable: the
+    parser does not support the mode; the cause is in each result's message)."""
+    parsers = sorted({p for p, _ in m.mode_cells})
+    if not parsers:
+        return ""
+    head = "".join(f"<th>{escape(mode)}</th>" for mode in m.modes)
+    rows = []
+    for parser in parsers:
+        cells = []
+        for mode in m.modes:
+            c = m.mode_cell(parser, mode)
+            if c is None:
+                cells.append('<td class="none"></td>')
+            elif set(c.failed) == {Outcome.NOT_APPLICABLE.value}:
+                cells.append('<td class="na" title="not supported by the parser">n/a</td>')
+            else:
+                failed = ", ".join(f"{n} {o}" for o, n in sorted(c.failed.items()))
+                tip = f"{c.passed} passed{'; ' + failed if failed else ''}"
+                cells.append(f'<td class="{c.status}" title="{escape(tip)}">{c.passed}/{c.total}</td>')
+        rows.append(f"<tr><th>{escape(parser)}</th>{''.join(cells)}</tr>")
+    return (f'<h2>Stream modes: parser × mode</h2><table class="matrix modes"><tr><th>parser</th>{head}</tr>'
+            f"{''.join(rows)}</table>")
+
+
 def failure_anchors(results: list[CaseResult]) -> dict[tuple[str, str], str]:
     """The id of each non-pass result's row in the failure list, for the summary's links."""
     failing = [r for r in results if r.outcome is not Outcome.PASS]
-    return {(r.parser, r.case): f"r{i}" for i, r in enumerate(failing)}
+    return {(r.parser, r.key): f"r{i}" for i, r in enumerate(failing)}
 
 
 def _failures(results: list[CaseResult], gates: dict[str, Gate], anchors: dict[tuple[str, str], str]) -> str:
@@ -92,8 +117,8 @@ def _failures(results: list[CaseResult], gates: dict[str, Gate], anchors: dict[t
                           + (f" [library: {d['library_type']}]" if d.get("library_type") else "")
                           + f": expected {d.get('expected')!r}, got {d.get('actual')!r}" for d in r.diffs[:5])
         detail = f"<details><summary>diffs</summary><code>{escape(diffs)}</code></details>" if diffs else ""
-        rows.append(f'<tr id="{anchors[(r.parser, r.case)]}"><td>{escape(r.parser)}</td>'
-                    f"<td>{escape(r.case)}</td><td>{r.outcome}</td><td class=\"num\">{_checks_text(r)}</td>"
+        rows.append(f'<tr id="{anchors[(r.parser, r.key)]}"><td>{escape(r.parser)}</td>'
+                    f"<td>{escape(r.key)}</td><td>{r.outcome}</td><td class=\"num\">{_checks_text(r)}</td>"
                     f"<td>{status}</td><td>{escape(r.message[:300])}{detail}</td></tr>")
     if not rows:
         return "<p>Every case passed.</p>"
@@ -124,7 +149,7 @@ def render(results: list[CaseResult], gates: dict[str, Gate],
             f"<h1>Binlog parser conformance</h1><h2>Parsers × features</h2>{overview}"
             f"<h2>Outcomes per parser</h2>{_summary(results, gates)}"
             f"<h2>Matrix: parser × event type × server version</h2>{legend}"
-            + "".join(_matrix_table(m, p) for p in m.parsers)
+            + "".join(_matrix_table(m, p) for p in m.parsers) + _modes_table(m)
             + f"<h2>Not passing</h2>{_failures(results, gates, anchors)}</body></html>\n")
 
 

@@ -35,7 +35,7 @@ def document(results: list[CaseResult], gates: dict[str, Gate]) -> dict[str, Any
         "summary": {p: dict(c) for p, c in sorted(summary.items())},
         "checks": parser_checks(results),
         "gate": {p: {"ok": g.ok,
-                     "unexpected": [{"case": r.case, "reason": why} for r, why in g.unexpected],
+                     "unexpected": [{"case": r.key, "reason": why} for r, why in g.unexpected],
                      "stale": [{"case": e.case, "outcome": e.outcome, "prefix": e.prefix} for e in g.stale],
                      "expected_failures": len(g.expected),
                      "not_applicable": [{"case": r.case, "cause": r.cause, "run_outcome": r.run_outcome}

@@ -21,7 +21,7 @@ def build(results: list[CaseResult], gates: dict[str, Gate]) -> ET.ElementTree:
         suite = ET.SubElement(root, "testsuite", name=parser, tests=str(len(rs) + len(gate.stale)))
         failures = skipped = 0
         for r in rs:
-            tc = ET.SubElement(suite, "testcase", classname=f"conformance.{parser}", name=r.case,
+            tc = ET.SubElement(suite, "testcase", classname=f"conformance.{parser}", name=r.key,
                                time=f"{r.duration:.3f}")
             if id(r) in unexpected:
                 failures += 1

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from ..checks import FAILED, PASSED, add_counts
 from ..outcomes import CaseResult, Outcome
+from ..plugins.protocol import MODES
 
 NOT_KNOWN = frozenset({Outcome.SKIPPED, Outcome.UNAVAILABLE, Outcome.NOT_APPLICABLE})
 _VERSION = re.compile(r"(\d+)\.(\d+)")
@@ -74,14 +75,37 @@ class Matrix:
     event_types: list[str]
     versions: list[str]
     cells: dict[tuple[str, str, str], Cell]
+    # a stream parser's cases per stream mode (harness/stream_modes.py): (parser, mode) -> cell;
+    # a mode it does not support counts its cases under not_applicable
+    modes: list[str] = field(default_factory=list)
+    mode_cells: dict[tuple[str, str], Cell] = field(default_factory=dict)
 
     def cell(self, parser: str, event_type: str, version: str) -> Cell | None:
         return self.cells.get((parser, event_type, version))
 
+    def mode_cell(self, parser: str, mode: str) -> Cell | None:
+        return self.mode_cells.get((parser, mode))
+
+
+def mode_cells(results: list[CaseResult]) -> dict[tuple[str, str], Cell]:
+    """One cell per stream parser and mode: its cases that passed, and the others by outcome."""
+    cells: dict[tuple[str, str], Cell] = {}
+    for r in results:
+        if r.mode is None:
+            continue
+        cell = cells.setdefault((r.parser, r.mode), Cell())
+        cell.versions.add(r.server_version)
+        if r.outcome is Outcome.PASS:
+            cell.passed += 1
+        else:
+            cell.failed[r.outcome.value] += 1
+    return cells
+
 
 def build(results: list[CaseResult]) -> Matrix:
     cells: dict[tuple[str, str, str], Cell] = {}
-    for r in results:
+    matrix_results = [r for r in results if r.mode in (None, "position")]  # one row per case
+    for r in matrix_results:
         group = version_group(r.server_version)
         for t in r.event_types or ["(no events)"]:
             cell = cells.setdefault((r.parser, t, group), Cell())
@@ -92,7 +116,10 @@ def build(results: list[CaseResult]) -> Matrix:
                 cell.failed[r.outcome.value] += 1
             if r.checks and r.outcome not in NOT_KNOWN:
                 add_counts(cell.checks, (r.checks.get("by_event_type") or {}).get(t))
-    return from_cells(cells)
+    matrix = from_cells(cells)
+    matrix.mode_cells = mode_cells(results)
+    matrix.modes = [m for m in MODES if any(k[1] == m for k in matrix.mode_cells)]
+    return matrix
 
 
 def from_cells(cells: dict[tuple[str, str, str], Cell]) -> Matrix:

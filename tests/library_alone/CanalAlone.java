@@ -4,11 +4,14 @@
 //   java -cp '<build>/lib/*' CanalAlone.java file PATH
 //   java -cp '<build>/lib/*' CanalAlone.java stream HOST PORT USER PASSWORD FILE END
 //   java -cp '<build>/lib/*' CanalAlone.java local DIR FILE
+//   java -cp '<build>/lib/*' CanalAlone.java gtid HOST PORT USER PASSWORD GTID_SET END
 //
 // file: FileLogFetcher + LogDecoder(UNKNOWN_EVENT, ENUM_END_EVENT) + LogContext, the loop of
 // Canal's LocalBinLogConnection.dump. stream: MysqlConnection built as MysqlEventParser builds it,
 // dump(FILE, 4, SinkFunction), stopped once an event ends at END. local: Canal's own
-// LocalBinLogConnection(DIR, needWait=false).dump(FILE, 4, SinkFunction), every event it sinks. One line per event: its class,
+// LocalBinLogConnection(DIR, needWait=false).dump(FILE, 4, SinkFunction), every event it sinks.
+// gtid: the stream's connection, dump(GTIDSet, SinkFunction) from GTID_SET (MariaGTIDSet on
+// MariaDB, MysqlGTIDSet on MySQL, as MysqlEventParser chooses by isMariaDB). One line per event: its class,
 // type code and log_pos, and for a rows event its rows as LogEventConvert reads them without a
 // TableMeta (RowsLogBuffer with UTF-8; String.valueOf of each value, hex for byte[]). The last
 // line is {"end": "ok"} or {"error": "<class>: <message>"}.
@@ -42,6 +45,7 @@ public class CanalAlone {
         try {
             if (args[0].equals("file")) file(args[1]);
             else if (args[0].equals("local")) local(args[1], args[2]);
+            else if (args[0].equals("gtid")) gtid(args[1], Integer.parseInt(args[2]), args[3], args[4], args[5], Long.parseLong(args[6]));
             else stream(args[1], Integer.parseInt(args[2]), args[3], args[4], args[5], Long.parseLong(args[6]));
             OUT.println("{\"end\": \"ok\"}");
         } catch (Exception e) {
@@ -78,7 +82,7 @@ public class CanalAlone {
         }
     }
 
-    static void stream(String host, int port, String user, String password, String file, long end) throws Exception {
+    static MysqlConnection connection(String host, int port, String user, String password) throws Exception {
         MysqlConnection c = new MysqlConnection(new InetSocketAddress(host, port), user, password, (byte) 33, null);
         c.getConnector().setReceiveBufferSize(64 * 1024);
         c.getConnector().setSendBufferSize(64 * 1024);
@@ -86,12 +90,30 @@ public class CanalAlone {
         c.setCharset(StandardCharsets.UTF_8);
         c.setSlaveId(4242);
         c.connect();
+        return c;
+    }
+
+    static SinkFunction<LogEvent> untilEnd(long end) {
+        return event -> {
+            print(event);
+            return event.getHeader().getLogPos() < end;
+        };
+    }
+
+    static void stream(String host, int port, String user, String password, String file, long end) throws Exception {
+        MysqlConnection c = connection(host, port, user, password);
         try {
-            SinkFunction<LogEvent> sink = event -> {
-                print(event);
-                return event.getHeader().getLogPos() < end;
-            };
-            c.dump(file, 4L, sink);
+            c.dump(file, 4L, untilEnd(end));
+        } finally {
+            c.disconnect();
+        }
+    }
+
+    static void gtid(String host, int port, String user, String password, String set, long end) throws Exception {
+        MysqlConnection c = connection(host, port, user, password);
+        try {
+            c.dump(c.isMariaDB() ? com.alibaba.otter.canal.parse.driver.mysql.packets.MariaGTIDSet.parse(set)
+                : com.alibaba.otter.canal.parse.driver.mysql.packets.MysqlGTIDSet.parse(set), untilEnd(end));
         } finally {
             c.disconnect();
         }

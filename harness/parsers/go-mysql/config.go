@@ -20,7 +20,8 @@ import (
 // A primary that sends nothing for this long has nothing more to send: a stream whose end is
 // unknown (a file the oracle rejects, which the primary may serve to its end and then wait)
 // ends there, with the library's read timeout as its error. No heartbeats are asked for (gh-ost
-// and DM ask for none), so a waiting primary stays silent.
+// and DM ask for none), so a waiting primary stays silent; stream mode heartbeats asks for them
+// (stream.go).
 const readTimeout = 10 * time.Second
 
 func syncerConfig(src *StreamSource, flavor string) replication.BinlogSyncerConfig {

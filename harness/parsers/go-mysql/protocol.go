@@ -19,6 +19,10 @@ type StreamSource struct {
 	StartPosition uint32 `json:"start_position"`
 	EndFile       string `json:"end_file"`
 	EndPosition   uint32 `json:"end_position"`
+	// the stream mode (docs/plugin-contract.md "Stream modes"): position, gtid, current, heartbeats
+	Mode            string  `json:"mode"`
+	GtidSet         string  `json:"gtid_set"`
+	HeartbeatPeriod float64 `json:"heartbeat_period"`
 }
 
 type request struct {

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"net"
 	"strings"
+	"time"
 
 	"github.com/go-mysql-org/go-mysql/client"
 	"github.com/go-mysql-org/go-mysql/mysql"
@@ -36,13 +37,48 @@ func (StreamTestee) Parse(req request) ([]Event, error) {
 	if err != nil {
 		return nil, &Rejection{Kind: "ConnectError", Message: err.Error()}
 	}
-	syncer := replication.NewBinlogSyncer(syncerConfig(src, flavor))
+	cfg := syncerConfig(src, flavor)
+	if src.Mode == modeHeartbeats {
+		// BinlogSyncerConfig.HeartbeatPeriod sets @master/@source_heartbeat_period; on MySQL the
+		// library's documented USE_HEARTBEAT_EVENT_V2 dump flag asks for v2 (8.0.26+ sends it)
+		cfg.HeartbeatPeriod = time.Duration(src.HeartbeatPeriod * float64(time.Second))
+		if flavor == mysql.MySQLFlavor {
+			cfg.DumpCommandFlag |= replication.USE_HEARTBEAT_EVENT_V2
+		}
+	}
+	syncer := replication.NewBinlogSyncer(cfg)
 	defer syncer.Close()
-	streamer, err := syncer.StartSync(mysql.Position{Name: src.File, Pos: src.StartPosition})
+	streamer, err := startSync(syncer, src, flavor)
 	if err != nil {
 		return nil, &Rejection{Kind: "StartSyncError", Message: err.Error()}
 	}
 	return readUntilEnd(streamer, src)
+}
+
+const (
+	modeGtid       = "gtid"
+	modeHeartbeats = "heartbeats"
+)
+
+// The stream modes the testee runs in, and why not the others (the library's documentation).
+var streamModes = []string{"position", modeGtid, modeHeartbeats}
+var streamModesUnsupported = map[string]string{
+	"current": "BinlogSyncer has no way to find the current position: StartSync takes a " +
+		"mysql.Position and StartSyncGTID a GTID set (replication/binlogsyncer.go); the status query " +
+		"is canal's GetMasterPos, which go-mysql-js and go-mysql-binlog-node run",
+}
+
+// startSync: StartSync at the file and position, or StartSyncGTID from the request's GTID set
+// parsed as the flavor's (mysql.ParseGTIDSet: MySQL's uuid:interval set, MariaDB's D-S-N list).
+func startSync(syncer *replication.BinlogSyncer, src *StreamSource, flavor string) (*replication.BinlogStreamer, error) {
+	if src.Mode != modeGtid {
+		return syncer.StartSync(mysql.Position{Name: src.File, Pos: src.StartPosition})
+	}
+	gset, err := mysql.ParseGTIDSet(flavor, src.GtidSet)
+	if err != nil {
+		return nil, fmt.Errorf("ParseGTIDSet(%q): %w", src.GtidSet, err)
+	}
+	return syncer.StartSyncGTID(gset)
 }
 
 func serverFlavor(src *StreamSource) (string, error) {
@@ -98,6 +134,10 @@ func readUntilEnd(streamer *replication.BinlogStreamer, src *StreamSource) ([]Ev
 // report adds one event unless the sender made it up; true once the end of the stream is reached.
 func report(events *[]Event, at *position, ev *replication.BinlogEvent, src *StreamSource) bool {
 	h := ev.Header
+	if hb, ok := ev.Event.(*replication.HeartbeatEvent); ok && src.Mode == modeHeartbeats {
+		*events = append(*events, heartbeat(h, hb))
+		return false
+	}
 	if !fromFile(h) {
 		return false
 	}
@@ -125,6 +165,22 @@ func fromFile(h *replication.EventHeader) bool {
 	resent := (h.EventType == replication.ROTATE_EVENT || h.EventType == replication.FORMAT_DESCRIPTION_EVENT) && h.LogPos == 0
 	heartbeat := h.EventType == heartbeatV1 || h.EventType == heartbeatV2
 	return h.Flags&logEventArtificial == 0 && !resent && !heartbeat
+}
+
+// heartbeat: a HeartbeatEvent as the library decodes it (Version, Filename, Offset), typed by
+// its Version; v1 carries no position in its body (the header's log_pos names it).
+func heartbeat(h *replication.EventHeader, hb *replication.HeartbeatEvent) Event {
+	out := Event{"event_size": h.EventSize, "next_position": h.LogPos, "type_code": uint8(h.EventType),
+		"server_id": h.ServerID, "timestamp": h.Timestamp, "flags": map[string]any{"value": h.Flags},
+		"library_type": fmt.Sprintf("HeartbeatEvent{Version: %d}", hb.Version)}
+	if hb.Version == 2 {
+		out["type"] = "HEARTBEAT_LOG_EVENT_V2"
+		out["body"] = map[string]any{"log_filename": hb.Filename, "log_position": hb.Offset}
+	} else {
+		out["type"] = "HEARTBEAT_LOG_EVENT"
+		out["body"] = map[string]any{"log_ident": hb.Filename}
+	}
+	return out
 }
 
 func streamRejection(err error, offset int64) *Rejection {

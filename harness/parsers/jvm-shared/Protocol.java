@@ -23,6 +23,13 @@ public final class Protocol {
     /** Serve stdin until it closes. `name` is the registry's stream name; a file testee is NAME-file. */
     public static void serve(String name, String version, boolean stream, Map<String, Object> capabilities,
                              Testee testee) throws Exception {
+        serve(name, version, stream, capabilities, List.of("position"), Map.of(), testee);
+    }
+
+    /** The same, for a stream testee that runs in more stream modes than position ("modes"), and
+     * says for the others why not ("modes_unsupported": the library's documentation). */
+    public static void serve(String name, String version, boolean stream, Map<String, Object> capabilities,
+                             List<String> modes, Map<String, String> modesUnsupported, Testee testee) throws Exception {
         PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true, StandardCharsets.UTF_8);
         Map<String, Object> hello = new LinkedHashMap<>();
         hello.put("type", "hello");
@@ -32,6 +39,10 @@ public final class Protocol {
         hello.put("transport", stream ? "stream" : "file");
         hello.put("capabilities", capabilities);
         hello.put("unavailable", null);
+        if (stream) {
+            hello.put("modes", modes);
+            hello.put("modes_unsupported", modesUnsupported);
+        }
         out.println(Json.write(hello));
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         for (String line; (line = in.readLine()) != null; ) {

@@ -154,7 +154,8 @@ async function serve(adapter) {
     unavailable = `${err.message}; provide it with: python -m harness peers install`;
   }
   const hello = { type: "hello", protocol: 1, name: adapter.name, version: loaded ? loaded.version : "not installed",
-                  capabilities: adapter.capabilities, unavailable, transport: "stream" };
+                  capabilities: adapter.capabilities, unavailable, transport: "stream",
+                  modes: adapter.modes || ["position"], modes_unsupported: adapter.modesUnsupported || {} };
   // `node adapter.js stream`: the launcher names the transport (the only one these have).
   const argv = process.argv.slice(process.argv[2] === "stream" ? 3 : 2);
   if (argv.length) {

@@ -183,8 +183,17 @@ function capabilities() {
            schema_lookups: true };  // canal names columns from information_schema / SHOW COLUMNS
 }
 
+// The stream modes: position, and current (create() without binlogPosition: canal starts where
+// the server's status statement says, canal/sync.go GetMasterPos); its options name no GTID set
+// (dist/binding.d.ts) and it hands its user row events only.
+const MODES_UNSUPPORTED = {
+  gtid: "create() takes binlogPosition {name, position} only (dist/binding.d.ts): no GTID set to start from",
+  heartbeats: "it emits row events only (README, dist/binding.d.ts): a heartbeat never reaches its user",
+};
+
 function goMysqlAdapter(name, pkg) {
   return {
+    modes: ["position", "current"], modesUnsupported: MODES_UNSUPPORTED,
     name, package: pkg, capabilities: capabilities(),
     async stream(mod, request) {
       const MysqlBinlog = mod.default.default || mod.default;
@@ -202,7 +211,7 @@ function goMysqlAdapter(name, pkg) {
         syncer = await Promise.race([MysqlBinlog.create({
           hostname: request.host, port: request.port, username: request.user,
           password: request.password || "", tableRegexes: [".*\\..*"],
-          binlogPosition: { name: request.file, position: request.start_position },
+          ...(request.mode === "current" ? {} : { binlogPosition: { name: request.file, position: request.start_position } }),
         }), exited]);
         if (syncer === null) throw new Error(`the Go side exited before connect_ok: ${heldErrors() || "no message"}`);
       } catch (err) {

@@ -214,12 +214,28 @@ function decodedWith(types, overrides) {
 // omit: event names the fork does not report every time (so they are not claimed);
 // connection: the client options besides the address; jsonText: it gives JSON as text;
 // charsetOf: see decodedWith.
+// modes: the stream modes (docs/plugin-contract.md) beyond position, each with the start()
+// options its README documents (startOptions below); modesUnsupported: why not the others.
+const ZONGJI_NO_GTID = "ZongJi's start() takes filename/position or startAtEnd only (README, " +
+  "'ZongJi Class'): no GTID start, it never sends COM_BINLOG_DUMP_GTID nor @slave_connect_state";
+const ZONGJI_NO_HEARTBEATS = "ZongJi has no heartbeat option (README, 'ZongJi Class'): it never sets " +
+  "@master_heartbeat_period, so a primary sends it no heartbeats";
+
+// Where start() begins in each mode: position, the server's current end (startAtEnd: SHOW BINARY
+// LOGS, the last file and its size), or a GTID set (@vlasky/zongji's gtidSet).
+function startOptions(request) {
+  if (request.mode === "current") return { startAtEnd: true };
+  if (request.mode === "gtid") return { gtidSet: request.gtid_set };
+  return { filename: request.file, position: request.start_position };
+}
+
 function zongjiAdapter(name, pkg, { extra = {}, omit = [], connection = { dateStrings: true }, jsonText = false,
-                                    charsetOf = () => null } = {}) {
+                                    charsetOf = () => null, modes = ["position", "current"],
+                                    modesUnsupported = { gtid: ZONGJI_NO_GTID, heartbeats: ZONGJI_NO_HEARTBEATS } } = {}) {
   const table = { ...BODIES, ...extra };
   for (const kind of omit) delete table[kind];
   return {
-    name, package: pkg, capabilities: capabilities(table),
+    name, package: pkg, capabilities: capabilities(table), modes, modesUnsupported,
     stream(mod, request) {
       const ZongJi = mod.default || mod;
       // the library's own iconv-lite: text is encoded back exactly as it was decoded
@@ -258,12 +274,11 @@ function zongjiAdapter(name, pkg, { extra = {}, omit = [], connection = { dateSt
           if (kind === "rotate") file = ev.binlogName;
         });
         z.on("error", (err) => finish(Object.assign(err, { offset: events.length ? events[events.length - 1].next_position : null })));
-        z.start({ serverId: 0x10000 + Math.floor(Math.random() * 0xffff), filename: request.file,
-                  position: request.start_position });
+        z.start({ serverId: 0x10000 + Math.floor(Math.random() * 0xffff), ...startOptions(request) });
         if (endReached(request, request.file, request.start_position)) finish();  // an empty range
       });
     },
   };
 }
 
-module.exports = { zongjiAdapter, decodedWith, BODIES, BLOBS, TEXTS };
+module.exports = { zongjiAdapter, decodedWith, BODIES, BLOBS, TEXTS, ZONGJI_NO_HEARTBEATS };

@@ -1,7 +1,7 @@
 // @vlasky/zongji: the maintained ZongJi fork (mysql2 client, GTIDs, MySQL 8+ metadata).
 "use strict";
 const { serve, integer, text } = require("./common.js");
-const { zongjiAdapter, decodedWith, TEXTS } = require("./zongji-family.js");
+const { zongjiAdapter, decodedWith, TEXTS, ZONGJI_NO_HEARTBEATS } = require("./zongji-family.js");
 
 // It decodes MariaDB's compressed Query and rows events (log_bin_compress=ON) and MySQL's tagged
 // Gtid through the plain classes, so those types are claimed with the plain ones.
@@ -16,6 +16,8 @@ const ICONV_NAMES = { utf8mb3: "utf8", utf8mb4: "utf8", latin1: "cp1252", ucs2: 
 
 serve(zongjiAdapter("zongji-vlasky", "@vlasky/zongji", {
   connection: { dateStrings: true, jsonStrings: true }, jsonText: true, charsetOf: decodedWith(TEXTS, ICONV_NAMES),
+  // start({ gtidSet }): a MySQL set or a MariaDB GTID position, '' for either (its index.js)
+  modes: ["position", "gtid", "current"], modesUnsupported: { heartbeats: ZONGJI_NO_HEARTBEATS },
   extra: {
     gtid: [["GTID_LOG_EVENT", "GTID_TAGGED_LOG_EVENT"], ["sid", "gno"], (e) => ({ sid: text(e.sid), gno: integer(e.gno) })],
     query: also("query", ["QUERY_COMPRESSED_EVENT"]),

@@ -14,7 +14,8 @@ public final class Main {
         System.setOut(System.err);
         boolean stream = args.length > 0 && args[0].equals("stream");
         Properties p = Protocol.adapterProperties();
-        Protocol.serve(p.getProperty("adapter.name"), p.getProperty("library.version"), stream, Capabilities.json(), stream
+        Protocol.serve(p.getProperty("adapter.name"), p.getProperty("library.version"), stream, Capabilities.json(),
+            StreamTestee.MODES, StreamTestee.MODES_UNSUPPORTED, stream
             ? request -> StreamTestee.parse((Map<String, Object>) request.get("stream"))
             : request -> FileTestee.parse((String) request.get("path")));
     }

@@ -2,6 +2,8 @@ package conformance;
 
 import com.alibaba.otter.canal.parse.inbound.SinkFunction;
 import com.alibaba.otter.canal.parse.inbound.mysql.MysqlConnection;
+import com.alibaba.otter.canal.parse.driver.mysql.packets.MariaGTIDSet;
+import com.alibaba.otter.canal.parse.driver.mysql.packets.MysqlGTIDSet;
 import com.taobao.tddl.dbsync.binlog.LogContext;
 import com.taobao.tddl.dbsync.binlog.LogDecoder;
 import com.taobao.tddl.dbsync.binlog.LogEvent;
@@ -28,6 +30,15 @@ import java.util.concurrent.ThreadLocalRandom;
  * before the reply. */
 final class StreamTestee implements SinkFunction<LogEvent> {
     private static final int LOG_EVENT_ARTIFICIAL_F = 0x20;
+    /** The stream modes (docs/plugin-contract.md): MysqlConnection.dump(GTIDSet, sink) takes a
+     * MysqlGTIDSet (COM_BINLOG_DUMP_GTID) or a MariaGTIDSet (@slave_connect_state), as
+     * MysqlEventParser passes them with canal.instance.gtidon; the dump always asks for heartbeats
+     * (a 15 s period), each reported in heartbeats mode as Canal's HeartbeatLogEvent. */
+    static final List<String> MODES = List.of("position", "gtid", "heartbeats");
+    static final Map<String, String> MODES_UNSUPPORTED = Map.of("current",
+        "MysqlConnection.dump takes a file and position or a GTID set; the current position is found by "
+        + "MysqlEventParser.findEndPosition (SHOW MASTER STATUS) when no journal name is configured, a "
+        + "parser this adapter does not run");
     private static final int BUFFER_SIZE = 64 * 1024;
     private static final int SO_TIMEOUT_MILLIS = 30 * 1000;
 
@@ -42,12 +53,14 @@ final class StreamTestee implements SinkFunction<LogEvent> {
     private String file;
     private long end;            // where the last reported event ended
     private Exception failure;   // from our sink: dump() would only see it as its own
+    private final String mode;
 
     private StreamTestee(Map<String, Object> source) {
         this.source = source;
         this.file = (String) source.get("file");
         this.end = StreamRequest.number(source, "start_position");
         payloadContext.setLogPosition(new LogPosition(file, end));
+        this.mode = source.get("mode") == null ? "position" : (String) source.get("mode");
     }
 
     static List<Map<String, Object>> parse(Map<String, Object> source) throws Exception {
@@ -65,7 +78,12 @@ final class StreamTestee implements SinkFunction<LogEvent> {
         c.setSlaveId(ThreadLocalRandom.current().nextLong(0x10000, 0x7FFFFFFF));
         try {
             c.connect();
-            c.dump(file, end, this);
+            if (mode.equals("gtid")) {
+                String set = (String) source.get("gtid_set");
+                c.dump(c.isMariaDB() ? MariaGTIDSet.parse(set) : MysqlGTIDSet.parse(set), this);
+            } else {
+                c.dump(file, end, this);
+            }
         } catch (Exception e) {
             throw Library.reject(e, end, new ArrayList<>(events));
         } finally {
@@ -79,11 +97,26 @@ final class StreamTestee implements SinkFunction<LogEvent> {
         return events;
     }
 
+    /** A heartbeat as Canal delivers it: HeartbeatLogEvent's log ident, the header's log_pos. */
+    private static Map<String, Object> heartbeat(LogEvent event) {
+        LogHeader h = event.getHeader();
+        Map<String, Object> e = new java.util.LinkedHashMap<>();
+        boolean v1 = event instanceof com.taobao.tddl.dbsync.binlog.event.HeartbeatLogEvent;
+        e.put("type", h.getType() == LogEvent.HEARTBEAT_LOG_EVENT ? "HEARTBEAT_LOG_EVENT" : "HEARTBEAT_LOG_EVENT_V2");
+        e.put("library_type", event.getClass().getSimpleName());
+        e.put("event_size", h.getEventLen());
+        e.put("next_position", h.getLogPos());
+        e.put("type_code", h.getType());
+        if (v1) e.put("body", Map.of("log_ident", ((com.taobao.tddl.dbsync.binlog.event.HeartbeatLogEvent) event).getLogIdent()));
+        return e;
+    }
+
     @Override
     public boolean sink(LogEvent event) {
         LogHeader h = event.getHeader();
         int type = h.getType();
         if (type == LogEvent.HEARTBEAT_LOG_EVENT || type == LogEvent.HEARTBEAT_LOG_EVENT_V2) {
+            if (mode.equals("heartbeats")) events.add(heartbeat(event));
             return StreamRequest.number(source, "end_position") != 0;
         }
         boolean resent = (type == LogEvent.ROTATE_EVENT || type == LogEvent.FORMAT_DESCRIPTION_EVENT) && h.getLogPos() == 0;

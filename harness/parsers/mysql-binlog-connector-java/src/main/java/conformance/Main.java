@@ -11,7 +11,7 @@ public final class Main {
     public static void main(String[] args) throws Exception {
         boolean stream = args.length > 0 && args[0].equals("stream");
         Library library = Library.load();
-        Protocol.serve(library.name, library.version, stream, Capabilities.json(), stream
+        Protocol.serve(library.name, library.version, stream, Capabilities.json(), StreamTestee.MODES, java.util.Map.of(), stream
             ? request -> StreamTestee.parse((Map<String, Object>) request.get("stream"))
             : request -> FileTestee.parse((String) request.get("path")));
     }

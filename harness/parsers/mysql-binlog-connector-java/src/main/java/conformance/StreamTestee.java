@@ -21,6 +21,11 @@ import java.util.concurrent.ThreadLocalRandom;
  * ends at end_position of end_file, and is disconnected before the reply. */
 final class StreamTestee implements BinaryLogClient.EventListener, BinaryLogClient.LifecycleListener {
     private static final int LOG_EVENT_ARTIFICIAL_F = 0x20;
+    /** The stream modes (docs/plugin-contract.md): BinaryLogClient takes a GTID set (setGtidSet:
+     * COM_BINLOG_DUMP_GTID, or MariaDB's @slave_connect_state), finds the current position itself
+     * when no file name is set (SHOW BINARY LOG STATUS / SHOW MASTER STATUS), and asks for
+     * heartbeats (setHeartbeatInterval). */
+    static final List<String> MODES = List.of("position", "gtid", "current", "heartbeats");
 
     private final Map<String, Object> source;
     private final Canonical canonical = new Canonical();
@@ -30,11 +35,13 @@ final class StreamTestee implements BinaryLogClient.EventListener, BinaryLogClie
     private long end;            // where the last reported event ended
     private Exception failure;
     private boolean finished;    // the end was reported, or the request is over: later events are not
+    private final String mode;
 
     private StreamTestee(Map<String, Object> source) {
         this.source = source;
         this.file = (String) source.get("file");
         this.end = StreamRequest.number(source, "start_position");
+        this.mode = source.get("mode") == null ? "position" : (String) source.get("mode");
     }
 
     static List<Map<String, Object>> parse(Map<String, Object> source) throws Rejection, InterruptedException {
@@ -45,8 +52,14 @@ final class StreamTestee implements BinaryLogClient.EventListener, BinaryLogClie
         BinaryLogClient client = new BinaryLogClient((String) source.get("host"), (int) StreamRequest.number(source, "port"),
             (String) source.get("user"), (String) source.get("password"));
         client.setServerId(ThreadLocalRandom.current().nextLong(0x10000, 0x7FFFFFFF));
-        client.setBinlogFilename(file);
-        client.setBinlogPosition(end);
+        if (!mode.equals("current")) { // current: no file name, the client asks the primary where it is
+            client.setBinlogFilename(file);
+            client.setBinlogPosition(end);
+        }
+        if (mode.equals("gtid")) client.setGtidSet((String) source.get("gtid_set"));
+        if (mode.equals("heartbeats")) {
+            client.setHeartbeatInterval((long) (((Number) source.get("heartbeat_period")).doubleValue() * 1000));
+        }
         client.setSSLMode(SSLMode.DISABLED);
         client.setKeepAlive(false);
         client.setUseSendAnnotateRowsEvent(true); // Maxwell always, Debezium's MariaDB connector with include.query
@@ -87,6 +100,10 @@ final class StreamTestee implements BinaryLogClient.EventListener, BinaryLogClie
         if (finished) return;
         EventHeaderV4 h = event.getHeader();
         EventType type = h.getEventType();
+        if (mode.equals("heartbeats") && (type == EventType.HEARTBEAT || type.name().equals("HEARTBEAT_V2"))) {
+            events.add(heartbeat(h));
+            return;
+        }
         boolean resent = (type == EventType.ROTATE || type == EventType.FORMAT_DESCRIPTION) && h.getNextPosition() == 0;
         if ((h.getFlags() & LOG_EVENT_ARTIFICIAL_F) != 0 || resent || type == EventType.HEARTBEAT) return;
         long position = h.getNextPosition() != 0 ? h.getNextPosition() - h.getEventLength() : end;
@@ -100,6 +117,20 @@ final class StreamTestee implements BinaryLogClient.EventListener, BinaryLogClie
         } else if (type == EventType.ROTATE && event.getData() != null) {
             file = ((RotateEventData) event.getData()).getBinlogFilename();
         }
+    }
+
+    /** A heartbeat as the library delivers it: its EventType and header (it decodes no body). */
+    private static Map<String, Object> heartbeat(EventHeaderV4 h) {
+        Map<String, Object> e = new java.util.LinkedHashMap<>();
+        e.put("type", h.getEventType() == EventType.HEARTBEAT ? "HEARTBEAT_LOG_EVENT" : "HEARTBEAT_LOG_EVENT_V2");
+        e.put("library_type", "EventType." + h.getEventType().name());
+        e.put("event_size", h.getEventLength());
+        e.put("next_position", h.getNextPosition());
+        e.put("type_code", EventTypes.code(h.getEventType()));
+        e.put("server_id", h.getServerId());
+        e.put("timestamp", h.getTimestamp() / 1000);
+        e.put("flags", Map.of("value", h.getFlags()));
+        return e;
     }
 
     /** The library's error path (its LifecycleListener): the first failure ends the request,
