@@ -50,7 +50,7 @@ func capabilities() map[string]any {
 		bodies[t] = []string{"rows"}
 	}
 	return map[string]any{
-		"header":         []string{"position", "event_size", "next_position", "type_code", "server_id", "timestamp", "flags.value"},
+		"header":         []string{"position", "event_size", "next_position", "type_code", "type", "server_id", "timestamp", "flags.value"},
 		"bodies":         bodies,
 		"every_event":    true,
 		"partial_events": true,
