@@ -69,8 +69,10 @@ BODIES: dict[str, Callable[[Any], dict[str, Any]]] = {
     **{name: lambda e: {"table_id": e.table_id, "rows": canonical_rows(e)}
        for name in ("WriteRowsEvent", "UpdateRowsEvent", "DeleteRowsEvent", "PartialUpdateRowsEvent")},
 }
+# Every rows type it has a class for, and MySQL 5.1's pre-GA ones, which it has none for (rows lost).
 ROWS_TYPES = ("WRITE_ROWS_EVENT", "UPDATE_ROWS_EVENT", "DELETE_ROWS_EVENT", "WRITE_ROWS_EVENT_V1",
-              "UPDATE_ROWS_EVENT_V1", "DELETE_ROWS_EVENT_V1", "PARTIAL_UPDATE_ROWS_EVENT")
+              "UPDATE_ROWS_EVENT_V1", "DELETE_ROWS_EVENT_V1", "PARTIAL_UPDATE_ROWS_EVENT",
+              "PRE_GA_WRITE_ROWS_EVENT", "PRE_GA_UPDATE_ROWS_EVENT", "PRE_GA_DELETE_ROWS_EVENT")
 # Types the library does not decode (NotImplementedEvent), whose content a user silently does not
 # get: MariaDB's compressed rows events, v1 and v2, and MySQL's Transaction_payload.
 UNDECODED_CONTENT = {"TRANSACTION_PAYLOAD_EVENT": {"events": []},
