@@ -26,7 +26,7 @@ pub fn header(ev: &Event, position: u64) -> Vec<(&'static str, Value)> {
         ("event_size", json!(h.event_size())),
         ("next_position", json!(h.log_pos())),
         ("type_code", json!(h.event_type_raw())),
-        ("type", type_name(h)),
+        ("type", type_name(&h)),
         ("library_type", json!(match h.event_type() {
             Ok(t) => format!("{:?}", t),
             Err(e) => format!("{:?}", e),
