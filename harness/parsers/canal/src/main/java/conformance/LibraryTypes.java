@@ -6,7 +6,9 @@ import java.util.Map;
  * gives to the codes listed here (WriteRowsLogEvent to v1 and v2, UpdateRowsLogEvent to a partial
  * update too, GtidLogEvent to an anonymous one). The header's code only picks among the codes the
  * library itself gives that class: UnknownLogEvent (a code it has no class for), or an
- * IgnorableLogEvent made for an unknown code with the ignorable flag, is type null. */
+ * IgnorableLogEvent made for an unknown code with the ignorable flag, is type null. A MariaDB
+ * compressed event keeps its class, but LogDecoder rewrites its header's type to the plain one
+ * (167 reads 24): those codes are listed for the compressed classes too. */
 final class LibraryTypes {
     private static final Map<String, Map<Integer, String>> BY_CLASS = Map.ofEntries(
         Map.entry("StartLogEventV3", Map.of(1, "START_EVENT_V3")),
@@ -47,10 +49,13 @@ final class LibraryTypes {
         Map.entry("MariaGtidLogEvent", Map.of(162, "GTID_EVENT")),
         Map.entry("MariaGtidListLogEvent", Map.of(163, "GTID_LIST_EVENT")),
         Map.entry("StartEncryptionLogEvent", Map.of(164, "START_ENCRYPTION_EVENT")),
-        Map.entry("QueryCompressedLogEvent", Map.of(165, "QUERY_COMPRESSED_EVENT")),
-        Map.entry("WriteRowsCompressLogEvent", Map.of(166, "WRITE_ROWS_COMPRESSED_EVENT_V1", 169, "WRITE_ROWS_COMPRESSED_EVENT")),
-        Map.entry("UpdateRowsCompressLogEvent", Map.of(167, "UPDATE_ROWS_COMPRESSED_EVENT_V1", 170, "UPDATE_ROWS_COMPRESSED_EVENT")),
-        Map.entry("DeleteRowsCompressLogEvent", Map.of(168, "DELETE_ROWS_COMPRESSED_EVENT_V1", 171, "DELETE_ROWS_COMPRESSED_EVENT")));
+        Map.entry("QueryCompressedLogEvent", Map.of(165, "QUERY_COMPRESSED_EVENT", 2, "QUERY_COMPRESSED_EVENT")),
+        Map.entry("WriteRowsCompressLogEvent", Map.of(166, "WRITE_ROWS_COMPRESSED_EVENT_V1", 169, "WRITE_ROWS_COMPRESSED_EVENT",
+            23, "WRITE_ROWS_COMPRESSED_EVENT_V1", 30, "WRITE_ROWS_COMPRESSED_EVENT")),
+        Map.entry("UpdateRowsCompressLogEvent", Map.of(167, "UPDATE_ROWS_COMPRESSED_EVENT_V1", 170, "UPDATE_ROWS_COMPRESSED_EVENT",
+            24, "UPDATE_ROWS_COMPRESSED_EVENT_V1", 31, "UPDATE_ROWS_COMPRESSED_EVENT")),
+        Map.entry("DeleteRowsCompressLogEvent", Map.of(168, "DELETE_ROWS_COMPRESSED_EVENT_V1", 171, "DELETE_ROWS_COMPRESSED_EVENT",
+            25, "DELETE_ROWS_COMPRESSED_EVENT_V1", 32, "DELETE_ROWS_COMPRESSED_EVENT")));
 
     private LibraryTypes() {}
 
