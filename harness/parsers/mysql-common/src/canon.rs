@@ -212,8 +212,18 @@ fn column_value(v: &BinlogValue, ty: ColumnType, meta: &[u8]) -> Value {
             Ok(doc) => tagged("json", json_text::mysql_json_text(&doc)),
             Err(e) => tagged("json_error", e.to_string()),
         },
-        BinlogValue::JsonDiff(_) => tagged("json_diff_unreported", ""),
+        BinlogValue::JsonDiff(diffs) => json!({"type": "json_diff", "value": diffs.iter().map(json_diff).collect::<Vec<_>>()}),
     }
+}
+
+/// One operation of a partial JSON update as the library decoded it (path, operation, and the
+/// new value as MySQL prints it; none for REMOVE), the contract's json_diff entry.
+fn json_diff(d: &mc::binlog::jsondiff::JsonDiff) -> Value {
+    let value = d.value().map(|v| match v.clone().parse() {
+        Ok(doc) => tagged("json", json_text::mysql_json_text(&doc)),
+        Err(e) => tagged("json_error", e.to_string()),
+    });
+    json!({"operation": format!("{:?}", d.operation()), "path": d.path_str(), "value": value})
 }
 
 /// Bytes the library returns for many types: some hold text it formatted (YEAR, TIMESTAMP2,
