@@ -69,16 +69,18 @@ BODIES: dict[str, Callable[[Any], dict[str, Any]]] = {
     **{name: lambda e: {"table_id": e.table_id, "rows": canonical_rows(e)}
        for name in ("WriteRowsEvent", "UpdateRowsEvent", "DeleteRowsEvent", "PartialUpdateRowsEvent")},
 }
+# Every rows type it has a class for, and MySQL 5.1's pre-GA ones, which it has none for (rows lost).
 ROWS_TYPES = ("WRITE_ROWS_EVENT", "UPDATE_ROWS_EVENT", "DELETE_ROWS_EVENT", "WRITE_ROWS_EVENT_V1",
-              "UPDATE_ROWS_EVENT_V1", "DELETE_ROWS_EVENT_V1", "PARTIAL_UPDATE_ROWS_EVENT")
-# Types the library does not decode, whose content a user silently does not get.
+              "UPDATE_ROWS_EVENT_V1", "DELETE_ROWS_EVENT_V1", "PARTIAL_UPDATE_ROWS_EVENT",
+              "PRE_GA_WRITE_ROWS_EVENT", "PRE_GA_UPDATE_ROWS_EVENT", "PRE_GA_DELETE_ROWS_EVENT")
+# Types the library does not decode (NotImplementedEvent), whose content a user silently does not
+# get: MariaDB's compressed rows events, v1 and v2, and MySQL's Transaction_payload.
 UNDECODED_CONTENT = {"TRANSACTION_PAYLOAD_EVENT": {"events": []},
-                     **{t: {"rows": []} for t in ("WRITE_ROWS_COMPRESSED_EVENT_V1",
-                                                   "UPDATE_ROWS_COMPRESSED_EVENT_V1",
-                                                   "DELETE_ROWS_COMPRESSED_EVENT_V1")}}
+                     **{f"{kind}_ROWS_COMPRESSED_EVENT{v}": {"rows": []}
+                        for kind in ("WRITE", "UPDATE", "DELETE") for v in ("", "_V1")}}
 
 CAPABILITIES = Capabilities(
-    frozenset(("position", "event_size", "next_position", "type_code", "server_id", "timestamp",
+    frozenset(("position", "event_size", "next_position", "type_code", "type", "server_id", "timestamp",
                "flags.value")),
     {
         "QUERY_EVENT": frozenset(("thread_id", "query_exec_time", "db_len", "error_code",
@@ -152,15 +154,29 @@ class _Stream:
         return wrapper
 
 
+def library_type(w: Any) -> str | None:
+    """The canonical name of the event as the library names it: its event class, one of the
+    codes the library's own event map gives that class (WriteRowsEvent is both v1 and v2).
+    None for NotImplementedEvent, the library's "I cannot name this" (an undefined code,
+    Anonymous_gtid, Transaction_payload, MariaDB's compressed events)."""
+    from oracle.event_types import type_name
+    import pymysqlreplication.event as lib_event
+    cls = type(w.event)
+    if w.event is None or cls is lib_event.NotImplementedEvent:
+        return None
+    event_map = vars(type(w))["_BinLogPacketWrapper__event_map"]
+    return type_name(w.event_type) if event_map.get(w.event_type) is cls else None
+
+
 def canonical_event(position: int, w: Any) -> dict[str, Any]:
-    """One event as the library gives it (`w`: its BinLogPacketWrapper, also `event.packet`)."""
+    """One event as the library gives it (`w`: its BinLogPacketWrapper, also `event.packet`).
+    `type` is the library's naming (library_type), never the header byte on its own."""
     from oracle.event_types import type_name
     body_of = BODIES.get(type(w.event).__name__) if w.event is not None else None
-    name = type_name(w.event_type)
     return {"position": position, "event_size": w.event_size, "next_position": w.log_pos,
-            "type_code": w.event_type, "type": name, "server_id": w.server_id,
-            "timestamp": w.timestamp, "flags": {"value": w.flags},
-            "body": body_of(w.event) if body_of else dict(UNDECODED_CONTENT.get(name, {}))}
+            "type_code": w.event_type, "type": library_type(w), "library_type": type(w.event).__name__,
+            "server_id": w.server_id, "timestamp": w.timestamp, "flags": {"value": w.flags},
+            "body": body_of(w.event) if body_of else dict(UNDECODED_CONTENT.get(type_name(w.event_type), {}))}
 
 
 class LibraryParser(BaseParser):

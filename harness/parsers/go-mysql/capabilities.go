@@ -3,7 +3,8 @@ package main
 // What the adapter reports, and so what is compared: the fields each event struct of go-mysql
 // exposes (events.go), and the row values of every column type (rows.go).
 
-var rowsTypes = []string{"WRITE_ROWS_EVENT_V1", "UPDATE_ROWS_EVENT_V1", "DELETE_ROWS_EVENT_V1",
+var rowsTypes = []string{"PRE_GA_WRITE_ROWS_EVENT", "PRE_GA_UPDATE_ROWS_EVENT", "PRE_GA_DELETE_ROWS_EVENT",
+	"WRITE_ROWS_EVENT_V1", "UPDATE_ROWS_EVENT_V1", "DELETE_ROWS_EVENT_V1",
 	"WRITE_ROWS_EVENT", "UPDATE_ROWS_EVENT", "DELETE_ROWS_EVENT", "PARTIAL_UPDATE_ROWS_EVENT",
 	"WRITE_ROWS_COMPRESSED_EVENT_V1", "UPDATE_ROWS_COMPRESSED_EVENT_V1", "DELETE_ROWS_COMPRESSED_EVENT_V1"}
 
@@ -50,7 +51,7 @@ func capabilities() map[string]any {
 		bodies[t] = []string{"rows"}
 	}
 	return map[string]any{
-		"header":         []string{"position", "event_size", "next_position", "type_code", "server_id", "timestamp", "flags.value"},
+		"header":         []string{"position", "event_size", "next_position", "type_code", "type", "server_id", "timestamp", "flags.value"},
 		"bodies":         bodies,
 		"every_event":    true,
 		"partial_events": true,

@@ -21,6 +21,8 @@ func canonical(position int64, ev *replication.BinlogEvent) Event {
 		"event_size":    h.EventSize,
 		"next_position": h.LogPos,
 		"type_code":     uint8(h.EventType),
+		"type":          typeName(h.EventType),
+		"library_type":  h.EventType.String(),
 		"server_id":     h.ServerID,
 		"timestamp":     h.Timestamp,
 		"flags":         map[string]any{"value": h.Flags},

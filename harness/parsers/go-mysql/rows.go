@@ -17,7 +17,8 @@ import (
 
 // Rows event type codes whose images come in before/after pairs.
 var pairedImages = map[uint8]bool{
-	uint8(replication.UPDATE_ROWS_EVENTv1): true, uint8(replication.UPDATE_ROWS_EVENTv2): true,
+	uint8(replication.UPDATE_ROWS_EVENTv0): true, uint8(replication.UPDATE_ROWS_EVENTv1): true,
+	uint8(replication.UPDATE_ROWS_EVENTv2):                     true,
 	uint8(replication.MARIADB_UPDATE_ROWS_COMPRESSED_EVENT_V1): true,
 	uint8(replication.PARTIAL_UPDATE_ROWS_EVENT):               true,
 }

@@ -8,8 +8,8 @@ import java.util.Map;
  * the v4 header fields, the classic event bodies both Java libraries decode field for field, the
  * six rows event types, and the shape of the whole object. */
 final class SharedCapabilities {
-    static final List<String> HEADER = List.of("position", "event_size", "next_position", "type_code", "server_id",
-        "timestamp", "flags.value");
+    static final List<String> HEADER = List.of("position", "event_size", "next_position", "type_code", "type",
+        "server_id", "timestamp", "flags.value");
     static final List<String> ROWS = List.of("table_id", "rows");
 
     private SharedCapabilities() {}
@@ -42,12 +42,19 @@ final class SharedCapabilities {
         bodies.put("BINLOG_CHECKPOINT_EVENT", List.of("binlog_file_name"));
     }
 
-    /** The rows events, v1 and v2, each with its table id and rows. */
+    /** Every rows event type of the canonical model (oracle.events.ROWS_TYPES), each with its table
+     * id and rows: what a user of a binlog library relies on. A type the library cannot deliver
+     * rows for (no class, no deserializer) is still claimed: its lost rows are a failed check,
+     * never excused (docs/plugin-contract.md). */
+    static final List<String> ROWS_TYPES = List.of(
+        "PRE_GA_WRITE_ROWS_EVENT", "PRE_GA_UPDATE_ROWS_EVENT", "PRE_GA_DELETE_ROWS_EVENT",
+        "WRITE_ROWS_EVENT_V1", "UPDATE_ROWS_EVENT_V1", "DELETE_ROWS_EVENT_V1",
+        "WRITE_ROWS_EVENT", "UPDATE_ROWS_EVENT", "DELETE_ROWS_EVENT", "PARTIAL_UPDATE_ROWS_EVENT",
+        "WRITE_ROWS_COMPRESSED_EVENT_V1", "UPDATE_ROWS_COMPRESSED_EVENT_V1", "DELETE_ROWS_COMPRESSED_EVENT_V1",
+        "WRITE_ROWS_COMPRESSED_EVENT", "UPDATE_ROWS_COMPRESSED_EVENT", "DELETE_ROWS_COMPRESSED_EVENT");
+
     static void putRows(Map<String, Object> bodies) {
-        for (String t : List.of("WRITE_ROWS_EVENT", "UPDATE_ROWS_EVENT", "DELETE_ROWS_EVENT",
-                "WRITE_ROWS_EVENT_V1", "UPDATE_ROWS_EVENT_V1", "DELETE_ROWS_EVENT_V1")) {
-            bodies.put(t, ROWS);
-        }
+        for (String t : ROWS_TYPES) bodies.put(t, ROWS);
     }
 
     static Map<String, Object> of(Map<String, Object> bodies, boolean everyEvent, List<String> rowValueTypes) {

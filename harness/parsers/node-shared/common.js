@@ -51,6 +51,15 @@ function mysqlJson(v) {
   return JSON.stringify(v);
 }
 
+// ---- event naming (docs/plugin-contract.md, "type") -----------------------------------------
+// Every rows event type of the canonical model (oracle.events.ROWS_TYPES): each adapter claims
+// them all, so rows a library does not deliver are a failed check, never excused.
+const ROWS_TYPES = ["PRE_GA_WRITE_ROWS_EVENT", "PRE_GA_UPDATE_ROWS_EVENT", "PRE_GA_DELETE_ROWS_EVENT",
+  "WRITE_ROWS_EVENT_V1", "UPDATE_ROWS_EVENT_V1", "DELETE_ROWS_EVENT_V1",
+  "WRITE_ROWS_EVENT", "UPDATE_ROWS_EVENT", "DELETE_ROWS_EVENT", "PARTIAL_UPDATE_ROWS_EVENT",
+  "WRITE_ROWS_COMPRESSED_EVENT_V1", "UPDATE_ROWS_COMPRESSED_EVENT_V1", "DELETE_ROWS_COMPRESSED_EVENT_V1",
+  "WRITE_ROWS_COMPRESSED_EVENT", "UPDATE_ROWS_COMPRESSED_EVENT", "DELETE_ROWS_COMPRESSED_EVENT"];
+
 // ---- loading the npm package ---------------------------------------------------------------
 function packageDir(name) {
   const root = process.env.BINLOG_PEERS_MODULES;
@@ -188,4 +197,4 @@ async function answer(adapter, loaded, message) {
            message: String(error.message || error), events };
 }
 
-module.exports = { integer, text, hex, mysqlJson, endReached, packageDir, StreamError, serve };
+module.exports = { integer, text, hex, mysqlJson, endReached, packageDir, StreamError, serve, ROWS_TYPES };

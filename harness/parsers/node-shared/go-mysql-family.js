@@ -3,7 +3,10 @@
 // reports row events only, with column names (from the server's schema) and values as its
 // JSON gives them; no header fields, no positions of the events themselves (binlogPosition is
 // canal's last saved position: the end of the previous transaction). So:
-// - capabilities: the rows of the three row-event kinds, every_event false;
+// - capabilities: the rows of every rows event type (the library names three kinds of row change,
+//   insert, update, delete: each event's "type" is its kind's v2 name, "library_type" the
+//   library's word; which version the binlog held the library does not say, so "type" is not a
+//   claimed header field), every_event false;
 // - images by column name (names + values, "order": "names"), values as the library gives
 //   them, compared for the types in ROW_VALUE_TYPES only (no type tags come with them);
 // - the start: create() resolves on the Go side's connect_ok, but the Go side starts syncing
@@ -26,7 +29,7 @@
 //   that order. Where the server does not list its events, the rows stay at the top level.
 "use strict";
 const path = require("path");
-const { integer, text, endReached } = require("./common.js");
+const { integer, text, endReached, ROWS_TYPES } = require("./common.js");
 
 // canal's log lines, seen through the `debug` module instance the wrappers log with (the
 // hoisted one of the install); shown on stderr only when DEBUG asks for them, as before.
@@ -139,7 +142,8 @@ function placer(payloads) {
       return events.push(report);
     }
     if (open && open[0] === payload) return open[1].body.events.push(report);
-    open = [payload, { type: "TRANSACTION_PAYLOAD_EVENT", body: { events: [report] } }];
+    // the payload is named by the server's SHOW BINLOG EVENTS, the library never shows one
+    open = [payload, { type: "TRANSACTION_PAYLOAD_EVENT", library_type: null, body: { events: [report] } }];
     return events.push(open[1]);
   };
 }
@@ -174,10 +178,7 @@ function rowsOf(ev, kind) {
 
 function capabilities() {
   const bodies = {};
-  for (const t of Object.values(KINDS)) {
-    bodies[t] = ROWS;
-    bodies[t.replace("_EVENT", "_EVENT_V1")] = ROWS;
-  }
+  for (const t of ROWS_TYPES) bodies[t] = ROWS;
   bodies.TRANSACTION_PAYLOAD_EVENT = ["events"];
   return { header: [], bodies, every_event: false, partial_events: true, row_values: ROW_VALUE_TYPES,
            schema_lookups: true };  // canal names columns from information_schema / SHOW COLUMNS
@@ -240,7 +241,7 @@ function goMysqlAdapter(name, pkg) {
           const where = ev.binlogPosition || {};
           if (endReached(request, where.name, where.position)) return finish();
           const kind = Object.keys(KINDS).find((k) => ev[k] !== undefined);
-          if (kind) place(events, { library_event: kind, body: { schema: text(ev.table.schema), table: text(ev.table.name), rows: rowsOf(ev, kind) } });
+          if (kind) place(events, { type: KINDS[kind], library_type: kind, body: { schema: text(ev.table.schema), table: text(ev.table.name), rows: rowsOf(ev, kind) } });
           quiet(idle);
         });
         syncer.on("error", (err) => {

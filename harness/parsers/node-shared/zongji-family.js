@@ -11,7 +11,7 @@
 // transaction: their position is taken to be where the previous event ended, and marked
 // undetermined (a server leaves out events a client did not ask for, e.g. Annotate_rows).
 "use strict";
-const { integer, text, mysqlJson, endReached, packageDir } = require("./common.js");
+const { integer, text, mysqlJson, endReached, packageDir, ROWS_TYPES } = require("./common.js");
 
 // The libraries format TIMESTAMP strings (dateStrings) in the process's local time zone (zongji,
 // @powersync/mysql-zongji) or mysql2's `timezone`, default local (@vlasky/zongji): UTC makes the
@@ -168,6 +168,31 @@ function rowsBody(ev, fork) {
   return { table_id: ev.tableId, rows };
 }
 
+// ---- event naming: the library's event class -> canonical type ---------------------------
+// Every fork names an event by its class (getTypeName(); Unknown for a code it has no class for:
+// type null). A rows class is v1 and v2 alike (and, in @vlasky/zongji, compressed or not): the
+// library's own extraDataLength, read for v2 events only, tells the first two apart; a
+// compressed event is named as the plain one, as the library presents it. So "type" names the
+// kind exactly and the version as far as the library shows it: not claimed as a header field.
+const NAMES = {
+  Format: "FORMAT_DESCRIPTION_EVENT", Rotate: "ROTATE_EVENT", Query: "QUERY_EVENT", Xid: "XID_EVENT",
+  IntVar: "INTVAR_EVENT", TableMap: "TABLE_MAP_EVENT", Heartbeat: "HEARTBEAT_LOG_EVENT",
+  Heartbeat_V2: "HEARTBEAT_LOG_EVENT_V2", Gtid: "GTID_LOG_EVENT", GtidLog: "GTID_LOG_EVENT",
+  AnonymousGtid: "ANONYMOUS_GTID_LOG_EVENT", PreviousGtids: "PREVIOUS_GTIDS_LOG_EVENT",
+  TransactionPayload: "TRANSACTION_PAYLOAD_EVENT", PartialUpdateRows: "PARTIAL_UPDATE_ROWS_EVENT",
+  XaPrepare: "XA_PREPARE_LOG_EVENT", RowsQuery: "ROWS_QUERY_LOG_EVENT", AnnotateRows: "ANNOTATE_ROWS_EVENT",
+  BinlogCheckpoint: "BINLOG_CHECKPOINT_EVENT", MariadbGtid: "GTID_EVENT", MariadbGtidList: "GTID_LIST_EVENT",
+  StartEncryption: "START_ENCRYPTION_EVENT",
+};
+const ROWS_CLASSES = { WriteRows: "WRITE_ROWS_EVENT", UpdateRows: "UPDATE_ROWS_EVENT", DeleteRows: "DELETE_ROWS_EVENT" };
+
+function typeName(ev) {
+  const cls = ev.getTypeName();
+  if (ROWS_CLASSES[cls]) return ROWS_CLASSES[cls] + (ev.extraDataLength === undefined ? "_V1" : "");
+  if (cls === "Gtid" && ev.tag) return "GTID_TAGGED_LOG_EVENT";
+  return NAMES[cls] || null;
+}
+
 // ---- event classes: library event name -> [canonical type names, body] ---------------------
 const BODIES = {
   format: [["FORMAT_DESCRIPTION_EVENT"], [], () => ({})],
@@ -183,11 +208,14 @@ const BODIES = {
   deleterows: [["DELETE_ROWS_EVENT_V1", "DELETE_ROWS_EVENT"], ROWS, rowsBody],
 };
 
+// Every event the library emits is reported, named by its class (an Unknown one with type null),
+// so every_event is true; the bodies it decodes are claimed, and the rows of every rows type.
 function capabilities(table) {
   const bodies = {};
+  for (const t of ROWS_TYPES) bodies[t] = ROWS;
   for (const [types, fields] of Object.values(table)) for (const t of types) bodies[t] = fields;
   return { header: ["position", "event_size", "next_position", "timestamp"], bodies,
-           every_event: false, partial_events: true,
+           every_event: true, partial_events: true,
            schema_lookups: true };  // ZongJi names columns from information_schema.columns
 }
 
@@ -211,7 +239,6 @@ function decodedWith(types, overrides) {
 }
 
 // extra: more library event names -> [types, fields, body] (forks decode more classes);
-// omit: event names the fork does not report every time (so they are not claimed);
 // connection: the client options besides the address; jsonText: it gives JSON as text;
 // charsetOf: see decodedWith.
 // modes: the stream modes (docs/plugin-contract.md) beyond position, each with the start()
@@ -229,11 +256,10 @@ function startOptions(request) {
   return { filename: request.file, position: request.start_position };
 }
 
-function zongjiAdapter(name, pkg, { extra = {}, omit = [], connection = { dateStrings: true }, jsonText = false,
+function zongjiAdapter(name, pkg, { extra = {}, connection = { dateStrings: true }, jsonText = false,
                                     charsetOf = () => null, modes = ["position", "current"],
                                     modesUnsupported = { gtid: ZONGJI_NO_GTID, heartbeats: ZONGJI_NO_HEARTBEATS } } = {}) {
   const table = { ...BODIES, ...extra };
-  for (const kind of omit) delete table[kind];
   return {
     name, package: pkg, capabilities: capabilities(table), modes, modesUnsupported,
     stream(mod, request) {
@@ -263,13 +289,12 @@ function zongjiAdapter(name, pkg, { extra = {}, omit = [], connection = { dateSt
           const size = ev.size + HEADER_LEN + (z.useChecksum ? 4 : 0);
           const position = np !== 0 ? np - size : end;
           end = position + size;
-          if (table[kind]) {
-            const event = { position, event_size: size, next_position: np,
-                            timestamp: Math.floor(ev.timestamp / 1000), body: table[kind][2](ev, fork) };
-            // Derived, not given: right only if the server sent every event before it.
-            if (np === 0) event._undetermined = ["position"];
-            events.push(event);
-          }
+          const event = { position, event_size: size, next_position: np, type: typeName(ev),
+                          library_type: ev.getTypeName(), timestamp: Math.floor(ev.timestamp / 1000),
+                          body: table[kind] ? table[kind][2](ev, fork) : {} };
+          // Derived, not given: right only if the server sent every event before it.
+          if (np === 0) event._undetermined = ["position"];
+          events.push(event);
           if (endReached(request, file, end)) finish();
           if (kind === "rotate") file = ev.binlogName;
         });
@@ -281,4 +306,4 @@ function zongjiAdapter(name, pkg, { extra = {}, omit = [], connection = { dateSt
   };
 }
 
-module.exports = { zongjiAdapter, decodedWith, BODIES, BLOBS, TEXTS, ZONGJI_NO_HEARTBEATS };
+module.exports = { zongjiAdapter, decodedWith, typeName, BODIES, BLOBS, TEXTS, ZONGJI_NO_HEARTBEATS };

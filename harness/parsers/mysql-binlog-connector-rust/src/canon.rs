@@ -9,6 +9,7 @@ use mysql_binlog_connector_rust::column::column_value::ColumnValue;
 use mysql_binlog_connector_rust::column::json::json_binary::JsonBinary;
 use mysql_binlog_connector_rust::event::event_data::EventData;
 use mysql_binlog_connector_rust::event::event_header::EventHeader;
+use mysql_binlog_connector_rust::event::event_type::EventType;
 use mysql_binlog_connector_rust::event::row_event::RowEvent;
 use mysql_binlog_connector_rust::event::table_map_event::TableMapEvent;
 use serde_json::{json, Value};
@@ -16,12 +17,45 @@ use std::collections::HashMap;
 
 pub type Tables = HashMap<u64, TableMapEvent>;
 
+/// The canonical name of the library's own EventType for the event (EventType::from_code, its
+/// Unknown for a code it does not know): None (null) for Unknown, and for a rows type whose data
+/// the library did not decode (NotSupported: it names the event but delivers none of it).
+fn type_name(t: &EventType, decoded: bool) -> Option<&'static str> {
+    use EventType::*;
+    let rows = |name| if decoded { Some(name) } else { None };
+    match t {
+        Unknown => None,
+        StartV3 => Some("START_EVENT_V3"), Query => Some("QUERY_EVENT"), Stop => Some("STOP_EVENT"),
+        Rotate => Some("ROTATE_EVENT"), Intvar => Some("INTVAR_EVENT"), Load => Some("LOAD_EVENT"),
+        Slave => Some("SLAVE_EVENT"), CreateFile => Some("CREATE_FILE_EVENT"), AppendBlock => Some("APPEND_BLOCK_EVENT"),
+        ExecLoad => Some("EXEC_LOAD_EVENT"), DeleteFile => Some("DELETE_FILE_EVENT"), NewLoad => Some("NEW_LOAD_EVENT"),
+        Rand => Some("RAND_EVENT"), UserVar => Some("USER_VAR_EVENT"), FormatDescription => Some("FORMAT_DESCRIPTION_EVENT"),
+        Xid => Some("XID_EVENT"), BeginLoadQuery => Some("BEGIN_LOAD_QUERY_EVENT"),
+        ExecuteLoadQuery => Some("EXECUTE_LOAD_QUERY_EVENT"), TableMap => Some("TABLE_MAP_EVENT"),
+        PreGaWriteRows => rows("PRE_GA_WRITE_ROWS_EVENT"), PreGaUpdateRows => rows("PRE_GA_UPDATE_ROWS_EVENT"),
+        PreGaDeleteRows => rows("PRE_GA_DELETE_ROWS_EVENT"), WriteRows => rows("WRITE_ROWS_EVENT_V1"),
+        UpdateRows => rows("UPDATE_ROWS_EVENT_V1"), DeleteRows => rows("DELETE_ROWS_EVENT_V1"),
+        Incident => Some("INCIDENT_EVENT"), HeartBeat => Some("HEARTBEAT_LOG_EVENT"), Ignorable => Some("IGNORABLE_LOG_EVENT"),
+        RowsQuery => Some("ROWS_QUERY_LOG_EVENT"), ExtWriteRows => rows("WRITE_ROWS_EVENT"),
+        ExtUpdateRows => rows("UPDATE_ROWS_EVENT"), ExtDeleteRows => rows("DELETE_ROWS_EVENT"),
+        Gtid => Some("GTID_LOG_EVENT"), AnonymousGtid => Some("ANONYMOUS_GTID_LOG_EVENT"),
+        PreviousGtids => Some("PREVIOUS_GTIDS_LOG_EVENT"), TransactionContext => Some("TRANSACTION_CONTEXT_EVENT"),
+        ViewChage => Some("VIEW_CHANGE_EVENT"), XaPrepare => Some("XA_PREPARE_LOG_EVENT"),
+        PartialUpdateRowsEvent => rows("PARTIAL_UPDATE_ROWS_EVENT"), TransactionPayload => Some("TRANSACTION_PAYLOAD_EVENT"),
+        AnnotateRows => Some("ANNOTATE_ROWS_EVENT"), BinlogCheckpoint => Some("BINLOG_CHECKPOINT_EVENT"),
+        MariadbGtid => Some("GTID_EVENT"), MariadbGtidList => Some("GTID_LIST_EVENT"),
+    }
+}
+
 pub fn canonical(h: &EventHeader, position: u64, next_position: u64, body: Option<Value>) -> Value {
+    let library_type = EventType::from_code(h.event_type);
     let mut pairs = vec![
         ("position", json!(position)),
         ("event_size", json!(h.event_length)),
         ("next_position", json!(next_position)),
         ("type_code", json!(h.event_type)),
+        ("type", json!(type_name(&library_type, body.is_some()))),
+        ("library_type", json!(format!("{:?}", library_type))),
         ("server_id", json!(h.server_id)),
         ("timestamp", json!(h.timestamp)),
         ("flags", json!({"value": h.event_flags})),

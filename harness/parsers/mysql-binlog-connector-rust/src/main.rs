@@ -12,9 +12,8 @@ use serde_json::json;
 use shared::protocol::{serve, Testee};
 
 fn capabilities() -> serde_json::Value {
-    let rows = json!(["table_id", "rows"]);
-    json!({
-        "header": ["position", "event_size", "next_position", "type_code", "server_id", "timestamp", "flags.value"],
+    let mut caps = json!({
+        "header": ["position", "event_size", "next_position", "type_code", "type", "server_id", "timestamp", "flags.value"],
         "bodies": {
             "FORMAT_DESCRIPTION_EVENT": ["binlog_version", "created", "common_header_len"],
             "QUERY_EVENT": ["thread_id", "query_exec_time", "error_code", "db", "query"],
@@ -23,15 +22,17 @@ fn capabilities() -> serde_json::Value {
             "GTID_LOG_EVENT": ["gtid_flags", "gtid"],
             "ROWS_QUERY_LOG_EVENT": ["rows_query"],
             "TABLE_MAP_EVENT": ["table_id", "schema", "table", "column_count", "column_types"],
-            "WRITE_ROWS_EVENT": rows, "UPDATE_ROWS_EVENT": rows, "DELETE_ROWS_EVENT": rows,
-            "WRITE_ROWS_EVENT_V1": rows, "UPDATE_ROWS_EVENT_V1": rows, "DELETE_ROWS_EVENT_V1": rows,
             "TRANSACTION_PAYLOAD_EVENT": ["uncompressed_size", "events"],
             "*": [],
         },
         "every_event": true,
         "partial_events": true,
         "row_values": shared::values::ROW_VALUE_TYPES,
-    })
+    });
+    for name in shared::values::ROWS_TYPES {
+        caps["bodies"][name] = json!(["table_id", "rows"]);
+    }
+    caps
 }
 
 fn main() {

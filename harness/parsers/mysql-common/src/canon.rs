@@ -26,10 +26,32 @@ pub fn header(ev: &Event, position: u64) -> Vec<(&'static str, Value)> {
         ("event_size", json!(h.event_size())),
         ("next_position", json!(h.log_pos())),
         ("type_code", json!(h.event_type_raw())),
+        ("type", type_name(&h)),
+        ("library_type", json!(match h.event_type() {
+            Ok(t) => format!("{:?}", t),
+            Err(e) => format!("{:?}", e),
+        })),
         ("server_id", json!(h.server_id())),
         ("timestamp", json!(h.timestamp())),
         ("flags", json!({"value": h.flags_raw()})),
     ]
+}
+
+/// The canonical name of the library's own EventType for the event (its Debug name, spelt as
+/// MySQL's source spells the six it abbreviates); null for UNKNOWN_EVENT, ENUM_END_EVENT and a
+/// code it has no EventType for (UnknownEventType: every MariaDB event among them).
+fn type_name(h: &mc::binlog::events::BinlogEventHeader) -> Value {
+    use mc::binlog::consts::EventType as T;
+    match h.event_type() {
+        Ok(T::UNKNOWN_EVENT) | Ok(T::ENUM_END_EVENT) | Err(_) => Value::Null,
+        Ok(T::HEARTBEAT_EVENT) => json!("HEARTBEAT_LOG_EVENT"),
+        Ok(T::IGNORABLE_EVENT) => json!("IGNORABLE_LOG_EVENT"),
+        Ok(T::ROWS_QUERY_EVENT) => json!("ROWS_QUERY_LOG_EVENT"),
+        Ok(T::GTID_EVENT) => json!("GTID_LOG_EVENT"),
+        Ok(T::ANONYMOUS_GTID_EVENT) => json!("ANONYMOUS_GTID_LOG_EVENT"),
+        Ok(T::PREVIOUS_GTIDS_EVENT) => json!("PREVIOUS_GTIDS_LOG_EVENT"),
+        Ok(t) => json!(format!("{:?}", t)),
+    }
 }
 
 pub fn canonical(ev: &Event, position: u64, body: Option<Value>) -> Value {
@@ -190,8 +212,18 @@ fn column_value(v: &BinlogValue, ty: ColumnType, meta: &[u8]) -> Value {
             Ok(doc) => tagged("json", json_text::mysql_json_text(&doc)),
             Err(e) => tagged("json_error", e.to_string()),
         },
-        BinlogValue::JsonDiff(_) => tagged("json_diff_unreported", ""),
+        BinlogValue::JsonDiff(diffs) => json!({"type": "json_diff", "value": diffs.iter().map(json_diff).collect::<Vec<_>>()}),
     }
+}
+
+/// One operation of a partial JSON update as the library decoded it (path, operation, and the
+/// new value as MySQL prints it; none for REMOVE), the contract's json_diff entry.
+fn json_diff(d: &mc::binlog::jsondiff::JsonDiff) -> Value {
+    let value = d.value().map(|v| match v.clone().parse() {
+        Ok(doc) => tagged("json", json_text::mysql_json_text(&doc)),
+        Err(e) => tagged("json_error", e.to_string()),
+    });
+    json!({"operation": format!("{:?}", d.operation()), "path": d.path_str(), "value": value})
 }
 
 /// Bytes the library returns for many types: some hold text it formatted (YEAR, TIMESTAMP2,

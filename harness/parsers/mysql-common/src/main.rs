@@ -19,9 +19,6 @@ mod canon037 {
 use shared::protocol::{serve, Testee};
 use serde_json::{json, Value};
 
-const ROWS: [&str; 6] = ["WRITE_ROWS_EVENT", "UPDATE_ROWS_EVENT", "DELETE_ROWS_EVENT",
-                         "WRITE_ROWS_EVENT_V1", "UPDATE_ROWS_EVENT_V1", "DELETE_ROWS_EVENT_V1"];
-
 /// What both testees report: the header fields the library exposes, the bodies it decodes, and
 /// the row values of the column types it decodes (JSON as MySQL prints the document).
 fn capabilities() -> Value {
@@ -43,11 +40,11 @@ fn capabilities() -> Value {
         "TRANSACTION_PAYLOAD_EVENT": ["payload_size", "compression_type", "uncompressed_size", "events"],
         "*": [],
     });
-    for name in ROWS {
+    for name in shared::values::ROWS_TYPES {
         bodies[name] = json!(["table_id", "width", "rows"]);
     }
     json!({
-        "header": ["position", "event_size", "next_position", "type_code", "server_id", "timestamp", "flags.value"],
+        "header": ["position", "event_size", "next_position", "type_code", "type", "server_id", "timestamp", "flags.value"],
         "bodies": bodies,
         "every_event": true,
         "partial_events": true,

@@ -56,6 +56,8 @@ final class Canonical {
         out.put("event_size", h.getEventLen());
         out.put("next_position", h.getLogPos());
         out.put("type_code", h.getType());
+        out.put("type", LibraryTypes.canonical(e, h.getType()));  // the library's class names it
+        out.put("library_type", e.getClass().getSimpleName());
         out.put("server_id", h.getServerId());
         out.put("timestamp", h.getWhen());
         out.put("flags", body("value", h.getFlags()));

@@ -12,10 +12,7 @@ import java.util.Map;
  * nested events of its Transaction_payload. Row values: every type ColumnValues maps
  * from Debezium's converted value back to the stored value without guessing. */
 final class Capabilities {
-    static final List<String> ROWS_EVENTS = List.of("WRITE_ROWS_EVENT", "UPDATE_ROWS_EVENT", "DELETE_ROWS_EVENT",
-        "WRITE_ROWS_EVENT_V1", "UPDATE_ROWS_EVENT_V1", "DELETE_ROWS_EVENT_V1",
-        "WRITE_ROWS_COMPRESSED_EVENT", "UPDATE_ROWS_COMPRESSED_EVENT", "DELETE_ROWS_COMPRESSED_EVENT",
-        "WRITE_ROWS_COMPRESSED_EVENT_V1", "UPDATE_ROWS_COMPRESSED_EVENT_V1", "DELETE_ROWS_COMPRESSED_EVENT_V1");
+    static final List<String> ROWS_EVENTS = SharedCapabilities.ROWS_TYPES;  // every one, partial updates too
     static final List<String> ROW_VALUE_TYPES = List.of("TINY", "SHORT", "INT24", "LONG", "LONGLONG", "YEAR",
         "FLOAT", "DOUBLE", "NEWDECIMAL", "BIT", "STRING", "VARCHAR", "VAR_STRING", "BLOB", "ENUM", "SET",
         "DATE", "DATETIME2", "TIME2", "TIMESTAMP2", "JSON", "GEOMETRY");

@@ -65,17 +65,48 @@ final class ChangeEvents {
                 events.add(event(pos, rows, nested));
             }
             Integer rowIndex = source.getInt32("row");
+            String op = value.getString("op");
             if (nestedRows == null || (rowIndex != null && rowIndex == 0)) {
                 nestedRows = new ArrayList<>();
                 // where a rows event sits inside the payload, Debezium's records do not say
-                nested.add(Map.of("body", Map.of("rows", nestedRows), "_undetermined", List.of("position")));
+                Map<String, Object> inner = new LinkedHashMap<>();
+                inner.put("type", kind(op));
+                inner.put("library_type", "op " + op);
+                inner.put("body", Map.of("rows", nestedRows));
+                inner.put("_undetermined", List.of("position"));
+                nested.add(inner);
             }
+            named(events.get(events.size() - 1), op);
             String table = source.getString("db") + "." + source.getString("table");
             Map<String, Object> row = row(value, charsets.at(recordFile, pos, table));
             rows.add(row);
             nestedRows.add(row);
         }
         return events;
+    }
+
+    /** The rows event type Debezium's op names (c, r: a write; u; d): the kind of row change,
+     * not the event's version, which no record carries (so "type" is not a claimed header field). */
+    private static String kind(String op) {
+        return switch (op) {
+            case "c", "r" -> "WRITE_ROWS_EVENT";
+            case "u" -> "UPDATE_ROWS_EVENT";
+            case "d" -> "DELETE_ROWS_EVENT";
+            default -> null;
+        };
+    }
+
+    /** The event at one position is named by its records' op; records of two kinds at one position
+     * (a compressed transaction's several rows events) name no single event: type null. */
+    private static void named(Map<String, Object> event, String op) {
+        String type = kind(op);
+        if (!event.containsKey("type")) {
+            event.put("type", type);
+            event.put("library_type", "op " + op);
+        } else if (event.get("type") != null && !event.get("type").equals(type)) {
+            event.put("type", null);
+            event.put("library_type", event.get("library_type") + ", op " + op);
+        }
     }
 
     private static Map<String, Object> event(long pos, List<Object> rows, List<Object> nested) {

@@ -47,6 +47,8 @@ final class Canonical {
         out.put("event_size", h.getEventLength());
         out.put("next_position", h.getNextPosition());
         out.put("type_code", EventTypes.code(h.getEventType()));
+        out.put("type", EventTypes.canonical(h.getEventType(), e.getData()));
+        out.put("library_type", h.getEventType().name() + (e.getData() == null ? " (no data)" : ""));
         out.put("server_id", h.getServerId());
         out.put("timestamp", h.getTimestamp() / 1000);
         out.put("flags", body("value", h.getFlags()));

@@ -40,6 +40,19 @@ final class Canonical {
         bodies.put(UpdateRowsEventV2.class, (c, e) -> c.updateRows(((UpdateRowsEventV2) e).getTableId(), ((UpdateRowsEventV2) e).getRows()));
     }
 
+    /** The canonical type name of each of the library's event classes (each class declares the
+     * one EVENT_TYPE it parses: the V2 classes are the v2 rows events). A class not here (none
+     * today) has no name: type null. */
+    private static final Map<String, String> TYPES = Map.ofEntries(
+        Map.entry("QueryEvent", "QUERY_EVENT"), Map.entry("RotateEvent", "ROTATE_EVENT"), Map.entry("XidEvent", "XID_EVENT"),
+        Map.entry("FormatDescriptionEvent", "FORMAT_DESCRIPTION_EVENT"), Map.entry("IntvarEvent", "INTVAR_EVENT"),
+        Map.entry("TableMapEvent", "TABLE_MAP_EVENT"), Map.entry("GtidEvent", "GTID_LOG_EVENT"),
+        Map.entry("StopEvent", "STOP_EVENT"), Map.entry("RandEvent", "RAND_EVENT"), Map.entry("UserVarEvent", "USER_VAR_EVENT"),
+        Map.entry("IncidentEvent", "INCIDENT_EVENT"),
+        Map.entry("WriteRowsEvent", "WRITE_ROWS_EVENT_V1"), Map.entry("UpdateRowsEvent", "UPDATE_ROWS_EVENT_V1"),
+        Map.entry("DeleteRowsEvent", "DELETE_ROWS_EVENT_V1"), Map.entry("WriteRowsEventV2", "WRITE_ROWS_EVENT"),
+        Map.entry("UpdateRowsEventV2", "UPDATE_ROWS_EVENT"), Map.entry("DeleteRowsEventV2", "DELETE_ROWS_EVENT"));
+
     Map<String, Object> event(BinlogEventV4 e) {
         BinlogEventV4Header h = e.getHeader();
         Map<String, Object> out = new LinkedHashMap<>();
@@ -47,6 +60,8 @@ final class Canonical {
         out.put("event_size", h.getEventLength());
         out.put("next_position", h.getNextPosition());
         out.put("type_code", h.getEventType());
+        out.put("type", TYPES.get(e.getClass().getSimpleName()));  // the library's class names it, never the byte
+        out.put("library_type", e.getClass().getSimpleName());
         out.put("server_id", h.getServerId());
         out.put("timestamp", h.getTimestamp() / 1000);
         out.put("flags", body("value", h.getFlags()));
