@@ -22,8 +22,8 @@ func cellValue(columnType byte, meta uint16, v sqltypes.Value, partialJSON bool)
 		return nil
 	case t == sqltypes.Expression && partialJSON:
 		return jsonDiffValue(string(raw))
-	case t == sqltypes.Expression: // the library's JSON text already spaces as MySQL does
-		return Tagged{"json", string(raw)}
+	case t == sqltypes.Expression: // the library's JSON text spaces as MySQL does; members reordered
+		return Tagged{"json", mysqlOrder(string(raw))}
 	case sqltypes.IsSigned(t):
 		return parsed(raw, func(s string) (any, error) { n, err := strconv.ParseInt(s, 10, 64); return signed(n), err })
 	case sqltypes.IsUnsigned(t) || t == querypb.Type_YEAR || t == querypb.Type_ENUM:
