@@ -10,7 +10,8 @@ package main
 // StartBinlogDumpFromBinlogBeforeTimestamp sends). go/vt/binlog itself is not imported: it
 // pulls Vitess's topology and vindex packages for its other parts. The flavor, and so
 // NewMysql56BinlogEvent or NewMariadbBinlogEvent, is the one Conn picks from the server's
-// version. Each event goes through the same decoder as vitess-file.
+// version. On MariaDB the session first sets @mariadb_slave_capability=4, as the flavor's GTID
+// dump does. Each event goes through the same decoder as vitess-file.
 
 import (
 	"context"
@@ -52,6 +53,13 @@ func (StreamTestee) Parse(req request) ([]Event, error) {
 	defer conn.Close()
 	if _, err := conn.ExecuteFetch("SET @source_binlog_checksum = @@global.binlog_checksum, @master_binlog_checksum=@@global.binlog_checksum", 0, false); err != nil {
 		return nil, &Rejection{Kind: "ConnectError", Message: err.Error()}
+	}
+	if conn.IsMariaDB() {
+		// vstreamer's dump on MariaDB (mariadbFlavor.sendBinlogDumpGTIDCommand) tells the server it
+		// understands GTID events first; without it MariaDB replaces them with older events
+		if _, err := conn.ExecuteFetch("SET @mariadb_slave_capability=4", 0, false); err != nil {
+			return nil, &Rejection{Kind: "ConnectError", Message: err.Error()}
+		}
 	}
 	serverID := rand.Uint32N(0x7FFF0000) + 0x10000
 	if err := conn.SendBinlogDumpCommand(serverID, src.File, src.StartPosition); err != nil {
