@@ -3,7 +3,9 @@ adapter's sources) into the cache. Modules come through the Go module proxy once
 GOPATH, GOMODCACHE and GOCACHE live under the cache, so a fresh machine fetches and compiles
 once and every later build of any Go parser reuses both. GOFLAGS=-mod=readonly makes a build
 fail, rather than edit go.mod/go.sum, when the lock does not cover what the sources import.
-The binary stays in the cache (never in the repository); the adapter's argv is just it."""
+The Go every adapter shares (harness/parsers/go-shared/) is copied beside the folder's sources
+at build and keys the digest, as node-shared does. The binary stays in the cache (never in the
+repository); the adapter's argv is just it."""
 from __future__ import annotations
 
 import os
@@ -12,8 +14,9 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from .base import Runtime, Say, cache_root, run_logged
+from .base import PARSERS_DIR, Runtime, Say, cache_root, run_logged
 
+SHARED_DIR = PARSERS_DIR / "go-shared"
 BINARY = "adapter"
 ADAPTER = "main.go"
 MINIMUM = (1, 25)  # go-mysql v1.16.0's go.mod says go 1.25.0
@@ -58,7 +61,14 @@ class GoRuntime(Runtime):
             return f"{go} is older than Go {MINIMUM[0]}.{MINIMUM[1]}; provide it with: {self.provide_tools}"
         return None
 
+    def shared(self) -> list[Path]:
+        """The Go every adapter shares (harness/parsers/go-shared/: the protocol, value tagging),
+        copied beside the adapter's sources in package main."""
+        return sorted(p for p in SHARED_DIR.glob("*.go") if p.is_file())
+
     def _build(self, work: Path, say: Say) -> None:
+        for p in self.shared():
+            shutil.copy2(p, work / p.name)
         go, env = go_binary() or "go", go_environment()
         run_logged([go, "mod", "download", "-x"], work, say, env)
         run_logged([go, "build", "-trimpath", "-o", BINARY, "."], work, say, env)

@@ -90,7 +90,7 @@ func cellValue(t *replication.TableMapEvent, c int, v any) any {
 func bytesValue(columnType byte, b []byte) any {
 	switch columnType {
 	case mysql.MYSQL_TYPE_GEOMETRY, mysql.MYSQL_TYPE_VECTOR:
-		return binary(b)
+		return bytesTag(b)
 	case mysql.MYSQL_TYPE_JSON:
 		return Tagged{"json", mysqlSpacing(string(b))}
 	}

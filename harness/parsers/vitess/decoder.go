@@ -11,9 +11,6 @@ import (
 	"vitess.io/vitess/go/mysql"
 )
 
-// Event is one canonical event, encoded as JSON.
-type Event = map[string]any
-
 // header: what the library's event value answers about its header beyond the BinlogEvent
 // interface (exported methods of its event type: Type, Flags, Length).
 type header interface {

@@ -10,7 +10,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"os"
 )
@@ -36,33 +35,5 @@ func main() {
 	r.send(map[string]any{"type": "hello", "protocol": 1, "name": testee.Name(),
 		"version": libraryVersion, "transport": os.Args[1], "capabilities": capabilities(),
 		"unavailable": nil})
-	serve(testee, r)
+	serve(func(req request) ([]Event, error) { return parseGuarded(testee, req) }, r)
 }
-
-func serve(testee Testee, r *replier) {
-	in := bufio.NewScanner(os.Stdin)
-	in.Buffer(make([]byte, 1<<20), 1<<26)
-	for in.Scan() {
-		var req request
-		if err := json.Unmarshal(in.Bytes(), &req); err != nil || req.Type != "parse" {
-			fmt.Fprintf(os.Stderr, "ignoring a line that is not a parse request: %q\n", in.Text())
-			continue
-		}
-		events, err := parseGuarded(testee, req)
-		switch e := err.(type) {
-		case nil:
-			r.events(req.ID, events)
-		case *Rejection:
-			r.rejected(req.ID, events, e)
-		case skip:
-			r.skipped(req.ID, string(e))
-		default:
-			r.rejected(req.ID, events, &Rejection{Kind: "AdapterError", Message: err.Error()})
-		}
-	}
-}
-
-// skip declines an input on purpose, with the reason.
-type skip string
-
-func (s skip) Error() string { return string(s) }

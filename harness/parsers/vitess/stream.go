@@ -45,7 +45,7 @@ func (StreamTestee) Parse(req request) ([]Event, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	conn, err := mysql.Connect(ctx, &mysql.ConnParams{Host: src.Host, Port: src.Port, Uname: src.User,
+	conn, err := mysql.Connect(ctx, &mysql.ConnParams{Host: src.Host, Port: int(src.Port), Uname: src.User,
 		Pass: src.Password, SslMode: vttls.Disabled})
 	if err != nil {
 		return nil, &Rejection{Kind: "ConnectError", Message: err.Error()}

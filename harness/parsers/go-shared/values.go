@@ -1,5 +1,7 @@
 package main
 
+// Shared by every Go adapter (harness/parsers/go-shared/).
+
 // The tagging rules of oracle/values.py: integers beyond ±(2^53−1) as int tags, text bytes as
 // UTF-8 strings or bytes tags, raw bytes always as bytes tags.
 
