@@ -11,10 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.runtimes.base import PARSERS_DIR, BuildError
-from harness.runtimes.go import RUNTIME
-
-from .server_fixtures import missing
+from .go_builds import adapter_command
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = ["corpus/mysql-9.7/temporal--row", "corpus/mysql-9.7/enum_set_bit--row",
@@ -24,14 +21,7 @@ CASES = ["corpus/mysql-9.7/temporal--row", "corpus/mysql-9.7/enum_set_bit--row",
 
 @pytest.fixture(scope="module")
 def adapter() -> list[str]:
-    reason = RUNTIME.missing_tool()
-    if reason:
-        missing(reason)
-    try:
-        built = RUNTIME.build(PARSERS_DIR / "go-mysql", lambda line: None)
-    except BuildError as e:
-        pytest.fail(f"go-mysql did not build: {e}")
-    return RUNTIME.command(built)
+    return adapter_command("go-mysql")
 
 
 @pytest.mark.parametrize("transport,name", [("file", "go-mysql-file"), ("stream", "go-mysql")])

@@ -12,24 +12,14 @@ from typing import Any
 
 import pytest
 
-from harness.runtimes.base import PARSERS_DIR, BuildError
-from harness.runtimes.go import RUNTIME
-
-from .server_fixtures import missing
+from .go_builds import adapter_command
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
 def adapter() -> list[str]:
-    reason = RUNTIME.missing_tool()
-    if reason:
-        missing(reason)
-    try:
-        built = RUNTIME.build(PARSERS_DIR / "vitess", lambda line: None)
-    except BuildError as e:
-        pytest.fail(f"vitess did not build: {e}")
-    return RUNTIME.command(built)
+    return adapter_command("vitess")
 
 
 @pytest.mark.parametrize("transport,name", [("file", "vitess-file"), ("stream", "vitess")])

@@ -14,11 +14,10 @@ import pytest
 
 from generators.profiles import LOCAL_PROFILES
 from generators.server import Server, running_server
-from harness.runtimes.base import PARSERS_DIR
-from harness.runtimes.go import RUNTIME, go_binary, go_environment
 
 from .library_alone.binlogs import in_a_fresh_binlog
-from .server_fixtures import missing, require_image
+from .go_builds import probe as built_probe
+from .server_fixtures import require_image
 
 pytestmark = pytest.mark.server
 
@@ -30,13 +29,7 @@ GRANTS = (f"CREATE USER '{USER}'@'127.0.0.1' IDENTIFIED BY '{PASSWORD}';"
 @pytest.fixture(scope="module")
 def probe(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The probe, built from the parser folder's own go.mod/go.sum."""
-    reason = RUNTIME.missing_tool()
-    if reason:
-        missing(reason)
-    out = tmp_path_factory.mktemp("probe") / "probe"
-    subprocess.run([go_binary() or "go", "build", "-o", str(out), "./probe"], cwd=PARSERS_DIR / "vitess",
-                   env=go_environment(), check=True, capture_output=True, timeout=900)
-    return out
+    return built_probe("vitess", tmp_path_factory.mktemp("probe"))
 
 
 @pytest.fixture(scope="module")

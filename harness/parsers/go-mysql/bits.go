@@ -1,7 +1,5 @@
 package main
 
-import "strconv"
-
 // bitString: a bitmap as "0"/"1" per column, as the oracle prints null_bitmap.
 func bitString(bitmap []byte, n int) string {
 	out := make([]byte, n)
@@ -13,5 +11,3 @@ func bitString(bitmap []byte, n int) string {
 	}
 	return string(out)
 }
-
-func itoa(v int64) string { return strconv.FormatInt(v, 10) }

@@ -7,8 +7,6 @@ package main
 
 import (
 	"strconv"
-	"strings"
-	"time"
 
 	mysqlbinlog "vitess.io/vitess/go/mysql/binlog"
 	"vitess.io/vitess/go/sqltypes"
@@ -66,22 +64,4 @@ func bigEndian(b []byte) uint64 {
 		v = v<<8 | uint64(c)
 	}
 	return v
-}
-
-// epoch: CellValue renders a TIMESTAMP as UTC wall-clock text (the zero timestamp as
-// 0000-00-00 00:00:00); the canonical value is the epoch seconds, with the same fraction.
-func epoch(s string) string {
-	whole, frac, _ := strings.Cut(s, ".")
-	sec := "0"
-	if !strings.HasPrefix(whole, "0000-00-00") {
-		t, err := time.ParseInLocation(time.DateTime, whole, time.UTC)
-		if err != nil {
-			return "unparsed " + s
-		}
-		sec = strconv.FormatInt(t.Unix(), 10)
-	}
-	if frac != "" {
-		return sec + "." + frac
-	}
-	return sec
 }
