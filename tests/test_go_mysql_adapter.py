@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from .expected_entries import entries_for
 from .go_builds import adapter_command
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,8 +37,10 @@ def test_hello_names_the_testee(adapter: list[str], transport: str, name: str) -
 @pytest.mark.parametrize("transport,name", [("file", "go-mysql-file"), ("stream", "go-mysql")])
 def test_testee_is_gated_by_its_expected_failures(adapter: list[str], transport: str, name: str,
                                                   tmp_path: Path) -> None:
+    entries, count = entries_for(CASES, name, tmp_path)
+    assert count == 2
     argv = [sys.executable, "-m", "harness", "conformance", "--parser-persistent",
-            " ".join([*adapter, transport]), "--expected-failures", str(_entries_for(CASES, name, tmp_path)),
+            " ".join([*adapter, transport]), "--expected-failures", str(entries),
             "--results", str(tmp_path / "results.jsonl"), "--quiet"]
     for case in CASES:
         argv += ["--corpus", case]
@@ -47,16 +50,3 @@ def test_testee_is_gated_by_its_expected_failures(adapter: list[str], transport:
     assert proc.returncode == 0, summary
     outcomes = [json.loads(line)["outcome"] for line in (tmp_path / "results.jsonl").read_text().splitlines()]
     assert outcomes.count("pass") == len(CASES) - 2  # json--row and the compressed case are expected
-
-
-def _entries_for(cases: list[str], name: str, tmp_path: Path) -> Path:
-    """The committed entries of these cases, under the ids a run over the case directories
-    alone gives them (`<case>/.`)."""
-    wanted = {case: f"{Path(case).name}/." for case in cases}
-    lines = (ROOT / "harness" / "expected" / f"{name}.txt").read_text().splitlines()
-    kept = [wanted[line.split(" ", 1)[0]] + " " + line.split(" ", 1)[1]
-            for line in lines if line.split(" ", 1)[0] in wanted]
-    assert len(kept) == 2, kept
-    out = tmp_path / f"{name}.txt"
-    out.write_text("\n".join(kept) + "\n")
-    return out
