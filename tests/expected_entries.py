@@ -1,7 +1,12 @@
 """The committed expected-failure entries of some corpus cases, rewritten for a run over those
-case directories alone (the ids such a run gives them: `<case>/.` for a one-file case)."""
+case directories alone (the ids such a run gives them: `<case>/.` for a one-file case), and a
+conformance run of a built adapter gated by them."""
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -16,3 +21,25 @@ def entries_for(cases: list[str], name: str, tmp_path: Path) -> tuple[Path, int]
     out = tmp_path / f"{name}.txt"
     out.write_text("\n".join(kept) + "\n")
     return out, len(kept)
+
+
+@dataclass(frozen=True)
+class Gate:
+    summary: str        # the run's stdout and stderr
+    returncode: int
+    outcomes: list[str]
+    entries: int        # the committed entries of these cases
+
+
+def gate(command: list[str], transport: str, name: str, cases: list[str], tmp_path: Path) -> Gate:
+    """`harness conformance` over the cases with a persistent adapter command, gated by the
+    parser's committed entries for them."""
+    entries, count = entries_for(cases, name, tmp_path)
+    argv = [sys.executable, "-m", "harness", "conformance", "--parser-persistent",
+            " ".join([*command, transport]), "--expected-failures", str(entries),
+            "--results", str(tmp_path / "results.jsonl"), "--quiet"]
+    for case in cases:
+        argv += ["--corpus", case]
+    proc = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    outcomes = [json.loads(line)["outcome"] for line in (tmp_path / "results.jsonl").read_text().splitlines()]
+    return Gate(proc.stdout + proc.stderr, proc.returncode, outcomes, count)

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from .expected_entries import entries_for
+from .expected_entries import gate
 from .go_builds import adapter_command
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,16 +36,9 @@ def test_hello_names_the_testee(adapter: list[str], transport: str, name: str) -
 @pytest.mark.parametrize("transport,name", [("file", "go-mysql-file"), ("stream", "go-mysql")])
 def test_testee_is_gated_by_its_expected_failures(adapter: list[str], transport: str, name: str,
                                                   tmp_path: Path) -> None:
-    entries, count = entries_for(CASES, name, tmp_path)
-    assert count == 2
-    argv = [sys.executable, "-m", "harness", "conformance", "--parser-persistent",
-            " ".join([*adapter, transport]), "--expected-failures", str(entries),
-            "--results", str(tmp_path / "results.jsonl"), "--quiet"]
-    for case in CASES:
-        argv += ["--corpus", case]
-    proc = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=600)
-    summary = proc.stdout + proc.stderr
+    run = gate(adapter, transport, name, CASES, tmp_path)
+    summary, outcomes = run.summary, run.outcomes
+    assert run.entries == 2
     assert f"{name}: {len(CASES)} cases, 2 expected failures, 0 unexpected, 0 stale" in summary, summary
-    assert proc.returncode == 0, summary
-    outcomes = [json.loads(line)["outcome"] for line in (tmp_path / "results.jsonl").read_text().splitlines()]
+    assert run.returncode == 0, summary
     assert outcomes.count("pass") == len(CASES) - 2  # json--row and the compressed case are expected
