@@ -6,15 +6,12 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from harness.runtimes.base import PARSERS_DIR, BuildError
-from harness.runtimes.go import RUNTIME
-
-from .server_fixtures import missing
+from .expected_entries import gate
+from .go_builds import adapter_command
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = ["corpus/mysql-9.7/temporal--row", "corpus/mysql-9.7/enum_set_bit--row",
@@ -24,14 +21,7 @@ CASES = ["corpus/mysql-9.7/temporal--row", "corpus/mysql-9.7/enum_set_bit--row",
 
 @pytest.fixture(scope="module")
 def adapter() -> list[str]:
-    reason = RUNTIME.missing_tool()
-    if reason:
-        missing(reason)
-    try:
-        built = RUNTIME.build(PARSERS_DIR / "go-mysql", lambda line: None)
-    except BuildError as e:
-        pytest.fail(f"go-mysql did not build: {e}")
-    return RUNTIME.command(built)
+    return adapter_command("go-mysql")
 
 
 @pytest.mark.parametrize("transport,name", [("file", "go-mysql-file"), ("stream", "go-mysql")])
@@ -46,27 +36,9 @@ def test_hello_names_the_testee(adapter: list[str], transport: str, name: str) -
 @pytest.mark.parametrize("transport,name", [("file", "go-mysql-file"), ("stream", "go-mysql")])
 def test_testee_is_gated_by_its_expected_failures(adapter: list[str], transport: str, name: str,
                                                   tmp_path: Path) -> None:
-    argv = [sys.executable, "-m", "harness", "conformance", "--parser-persistent",
-            " ".join([*adapter, transport]), "--expected-failures", str(_entries_for(CASES, name, tmp_path)),
-            "--results", str(tmp_path / "results.jsonl"), "--quiet", "--modes", "position"]
-    for case in CASES:
-        argv += ["--corpus", case]
-    proc = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=600)
-    summary = proc.stdout + proc.stderr
+    run = gate(adapter, transport, name, CASES, tmp_path)
+    summary, outcomes = run.summary, run.outcomes
+    assert run.entries == 2
     assert f"{name}: {len(CASES)} cases, 2 expected failures, 0 unexpected, 0 stale" in summary, summary
-    assert proc.returncode == 0, summary
-    outcomes = [json.loads(line)["outcome"] for line in (tmp_path / "results.jsonl").read_text().splitlines()]
+    assert run.returncode == 0, summary
     assert outcomes.count("pass") == len(CASES) - 2  # json--row and the compressed case are expected
-
-
-def _entries_for(cases: list[str], name: str, tmp_path: Path) -> Path:
-    """The committed entries of these cases, under the ids a run over the case directories
-    alone gives them (`<case>/.`)."""
-    wanted = {case: f"{Path(case).name}/." for case in cases}
-    lines = (ROOT / "harness" / "expected" / f"{name}.txt").read_text().splitlines()
-    kept = [wanted[line.split(" ", 1)[0]] + " " + line.split(" ", 1)[1]
-            for line in lines if line.split(" ", 1)[0] in wanted]
-    assert len(kept) == 2, kept
-    out = tmp_path / f"{name}.txt"
-    out.write_text("\n".join(kept) + "\n")
-    return out

@@ -15,12 +15,11 @@ import pytest
 
 from generators.profiles import LOCAL_PROFILES
 from generators.server import Server, running_server
-from harness.runtimes.base import PARSERS_DIR
-from harness.runtimes.go import RUNTIME, go_binary, go_environment
 from oracle.decoder import decode_file
 
 from .library_alone.binlogs import closed_copy, in_a_fresh_binlog
-from .server_fixtures import missing, require_image
+from .go_builds import probe as built_probe
+from .server_fixtures import require_image
 
 pytestmark = pytest.mark.server
 
@@ -33,14 +32,8 @@ TRANSACTION_PAYLOAD, QUERY = 40, 2
 
 @pytest.fixture(scope="module")
 def probe(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The probe, built from the parser folder's own go.mod/go.sum (the cache's module copy)."""
-    reason = RUNTIME.missing_tool()
-    if reason:
-        missing(reason)
-    out = tmp_path_factory.mktemp("probe") / "probe"
-    subprocess.run([go_binary() or "go", "build", "-o", str(out), "./probe"], cwd=PARSERS_DIR / "go-mysql",
-                   env=go_environment(), check=True, capture_output=True, timeout=900)
-    return out
+    """The probe, built from the parser folder's own go.mod/go.sum."""
+    return built_probe("go-mysql", tmp_path_factory.mktemp("probe"))
 
 
 @pytest.fixture(scope="module", params=("mysql-9.7", "mysql-8.0"))  # 8.0: its 8.0.31 entries

@@ -70,6 +70,8 @@ PARSERS: tuple[BuiltinParser, ...] = (
     BuiltinParser("mysql-binlog-connector-rust", "Rust", "mysql-binlog-connector-rust", STREAM, "rust",
                   "mysql-binlog-connector-rust"),
     BuiltinParser("debezium-mysql", "Java", "io.debezium:debezium-connector-mysql", STREAM, "jvm", "debezium-mysql"),
+    BuiltinParser("vitess", "Go", "vitess.io/vitess", STREAM, "go", "vitess"),
+    BuiltinParser("vitess-file", "Go", "vitess.io/vitess", FILE, "go", "vitess"),
 )
 
 BY_NAME: dict[str, BuiltinParser] = {p.name: p for p in PARSERS}

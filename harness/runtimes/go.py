@@ -3,7 +3,9 @@ adapter's sources) into the cache. Modules come through the Go module proxy once
 GOPATH, GOMODCACHE and GOCACHE live under the cache, so a fresh machine fetches and compiles
 once and every later build of any Go parser reuses both. GOFLAGS=-mod=readonly makes a build
 fail, rather than edit go.mod/go.sum, when the lock does not cover what the sources import.
-The binary stays in the cache (never in the repository); the adapter's argv is just it."""
+The Go every adapter shares (harness/parsers/go-shared/) is copied beside the folder's sources
+at build and keys the digest, as node-shared does. The binary stays in the cache (never in the
+repository); the adapter's argv is just it."""
 from __future__ import annotations
 
 import os
@@ -12,8 +14,9 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from .base import Runtime, Say, cache_root, run_logged
+from .base import PARSERS_DIR, Runtime, Say, cache_root, run_logged
 
+SHARED_DIR = PARSERS_DIR / "go-shared"
 BINARY = "adapter"
 ADAPTER = "main.go"
 MINIMUM = (1, 25)  # go-mysql v1.16.0's go.mod says go 1.25.0
@@ -28,10 +31,23 @@ def go_binary() -> str | None:
     return next((g for g in found if go_version(g) >= MINIMUM), found[0] if found else None)
 
 
-def go_version(go: str) -> tuple[int, ...]:
+def go_version(go: str, patch: bool = False) -> tuple[int, ...]:
+    """(major, minor), or with patch=True (major, minor, patch)."""
     out = subprocess.run([go, "env", "GOVERSION"], capture_output=True, text=True, timeout=60).stdout
-    found = re.match(r"go(\d+)\.(\d+)", out.strip())
-    return tuple(int(n) for n in found.groups()) if found else ()
+    found = re.match(r"go(\d+)\.(\d+)(?:\.(\d+))?", out.strip())
+    if not found:
+        return ()
+    parts = tuple(int(n or 0) for n in found.groups())
+    return parts if patch else parts[:2]
+
+
+def go_mod_version(folder: Path) -> tuple[int, ...]:
+    """The `go` directive of the folder's go.mod as (major, minor, patch); () when absent."""
+    try:
+        found = re.search(r"^go (\d+)\.(\d+)(?:\.(\d+))?\s*$", (folder / "go.mod").read_text(), re.MULTILINE)
+    except OSError:
+        return ()
+    return tuple(int(n or 0) for n in found.groups()) if found else ()
 
 
 def go_environment() -> dict[str, str]:
@@ -58,7 +74,23 @@ class GoRuntime(Runtime):
             return f"{go} is older than Go {MINIMUM[0]}.{MINIMUM[1]}; provide it with: {self.provide_tools}"
         return None
 
+    def unavailable_reason(self, folder: Path) -> str | None:
+        """Also: the folder's go.mod asks for a newer Go than the one here (vitess.io/vitess
+        v0.24.4 says go 1.26.8; GOTOOLCHAIN=local never downloads another)."""
+        wanted, go = go_mod_version(folder), go_binary()
+        if go and wanted and go_version(go, patch=True) < wanted:
+            version = ".".join(map(str, wanted))
+            return f"{folder.name} needs Go {version} or newer (its go.mod); provide it with: {self.provide_tools}"
+        return super().unavailable_reason(folder)
+
+    def shared(self) -> list[Path]:
+        """The Go every adapter shares (harness/parsers/go-shared/: the protocol, value tagging),
+        copied beside the adapter's sources in package main."""
+        return sorted(p for p in SHARED_DIR.glob("*.go") if p.is_file())
+
     def _build(self, work: Path, say: Say) -> None:
+        for p in self.shared():
+            shutil.copy2(p, work / p.name)
         go, env = go_binary() or "go", go_environment()
         run_logged([go, "mod", "download", "-x"], work, say, env)
         run_logged([go, "build", "-trimpath", "-o", BINARY, "."], work, say, env)

@@ -10,9 +10,6 @@ import (
 	"github.com/go-mysql-org/go-mysql/replication"
 )
 
-// Event is one canonical event, encoded as JSON.
-type Event = map[string]any
-
 // canonical maps one event at `position` (where it starts in the file).
 func canonical(position int64, ev *replication.BinlogEvent) Event {
 	h := ev.Header

@@ -6,7 +6,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -40,7 +39,7 @@ func main() {
 		hello["modes_unsupported"] = streamModesUnsupported
 	}
 	r.send(hello)
-	serve(testee, r)
+	serve(testee.Parse, r)
 }
 
 // protocolOutput keeps the real standard output for the protocol and points file descriptor 1
@@ -59,33 +58,5 @@ func protocolOutput() *os.File {
 	os.Stdout = os.Stderr
 	return os.NewFile(uintptr(fd), "protocol")
 }
-
-func serve(testee Testee, r *replier) {
-	in := bufio.NewScanner(os.Stdin)
-	in.Buffer(make([]byte, 1<<20), 1<<26)
-	for in.Scan() {
-		var req request
-		if err := json.Unmarshal(in.Bytes(), &req); err != nil || req.Type != "parse" {
-			fmt.Fprintf(os.Stderr, "ignoring a line that is not a parse request: %q\n", in.Text())
-			continue
-		}
-		events, err := testee.Parse(req)
-		switch e := err.(type) {
-		case nil:
-			r.events(req.ID, events)
-		case *Rejection:
-			r.rejected(req.ID, events, e)
-		case skip:
-			r.skipped(req.ID, string(e))
-		default:
-			r.rejected(req.ID, events, &Rejection{Kind: "AdapterError", Message: err.Error()})
-		}
-	}
-}
-
-// skip declines an input on purpose, with the reason.
-type skip string
-
-func (s skip) Error() string { return string(s) }
 
 var stderr io.Writer = os.Stderr

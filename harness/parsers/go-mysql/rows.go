@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
-	"time"
 
 	"github.com/go-mysql-org/go-mysql/mysql"
 	"github.com/go-mysql-org/go-mysql/replication"
@@ -91,7 +90,7 @@ func cellValue(t *replication.TableMapEvent, c int, v any) any {
 func bytesValue(columnType byte, b []byte) any {
 	switch columnType {
 	case mysql.MYSQL_TYPE_GEOMETRY, mysql.MYSQL_TYPE_VECTOR:
-		return binary(b)
+		return bytesTag(b)
 	case mysql.MYSQL_TYPE_JSON:
 		return Tagged{"json", mysqlSpacing(string(b))}
 	}
@@ -163,24 +162,6 @@ func withFsp(s string, fsp uint16) string {
 		return s
 	}
 	return s + "." + strings.Repeat("0", int(fsp))
-}
-
-// epoch: the library renders a TIMESTAMP as wall-clock text in TimestampStringLocation (UTC
-// here); the canonical value is the epoch seconds, with the same fraction digits.
-func epoch(s string) string {
-	whole, frac, _ := strings.Cut(s, ".")
-	sec := "0"
-	if !strings.HasPrefix(whole, "0000-00-00") {
-		t, err := time.ParseInLocation(time.DateTime, whole, time.UTC)
-		if err != nil {
-			return "unparsed " + s
-		}
-		sec = itoa(t.Unix())
-	}
-	if frac != "" {
-		return sec + "." + frac
-	}
-	return sec
 }
 
 func jsonDiff(d *replication.JsonDiff) map[string]any {

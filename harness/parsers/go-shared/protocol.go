@@ -1,13 +1,18 @@
 package main
 
-// The persistent protocol of docs/plugin-contract.md: one JSON object per line on the saved
-// standard output; the library's own prints go to stderr (see main.go).
+// Shared by every Go adapter (harness/parsers/go-shared/, copied beside the adapter's own sources
+// at build by harness/runtimes/go.py): the persistent protocol of docs/plugin-contract.md, one
+// JSON object per line on the protocol's output, one reply per parse request.
 
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 )
+
+// Event is one canonical event, encoded as JSON.
+type Event = map[string]any
 
 // StreamSource is where a stream testee connects and where it stops.
 type StreamSource struct {
@@ -40,6 +45,39 @@ type Rejection struct {
 }
 
 func (r *Rejection) Error() string { return r.Kind + ": " + r.Message }
+
+func rejectAt(kind string, offset int64, message string) *Rejection {
+	return &Rejection{Kind: kind, Offset: &offset, Message: message}
+}
+
+// skip declines an input on purpose, with the reason.
+type skip string
+
+func (s skip) Error() string { return string(s) }
+
+// serve answers every parse request on stdin with one reply, until stdin closes.
+func serve(parse func(request) ([]Event, error), r *replier) {
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(make([]byte, 1<<20), 1<<26)
+	for in.Scan() {
+		var req request
+		if err := json.Unmarshal(in.Bytes(), &req); err != nil || req.Type != "parse" {
+			fmt.Fprintf(os.Stderr, "ignoring a line that is not a parse request: %q\n", in.Text())
+			continue
+		}
+		events, err := parse(req)
+		switch e := err.(type) {
+		case nil:
+			r.events(req.ID, events)
+		case *Rejection:
+			r.rejected(req.ID, events, e)
+		case skip:
+			r.skipped(req.ID, string(e))
+		default:
+			r.rejected(req.ID, events, &Rejection{Kind: "AdapterError", Message: err.Error()})
+		}
+	}
+}
 
 type replier struct {
 	out *bufio.Writer

@@ -1,5 +1,7 @@
 package main
 
+// Shared by every Go adapter (harness/parsers/go-shared/).
+
 // The tagging rules of oracle/values.py: integers beyond ±(2^53−1) as int tags, text bytes as
 // UTF-8 strings or bytes tags, raw bytes always as bytes tags.
 
@@ -35,22 +37,9 @@ func text(b []byte) any {
 	if utf8.Valid(b) {
 		return string(b)
 	}
-	return binary(b)
+	return bytesTag(b)
 }
 
-func binary(b []byte) any {
+func bytesTag(b []byte) any {
 	return Tagged{"bytes", hex.EncodeToString(b)}
 }
-
-func bitString(bitmap []byte, n int) string {
-	out := make([]byte, n)
-	for i := range n {
-		out[i] = '0'
-		if i/8 < len(bitmap) && bitmap[i/8]&(1<<(uint(i)%8)) != 0 {
-			out[i] = '1'
-		}
-	}
-	return string(out)
-}
-
-func itoa(v int64) string { return strconv.FormatInt(v, 10) }

@@ -1,0 +1,127 @@
+// probe runs Vitess's go/mysql alone, without the harness, its primary or the adapter, to show
+// the library's own behaviour against a real server (tests/test_vitess_live.py). It connects as
+// go/vt/binlog.BinlogConnection does, dumps from FILE at POS (Conn.SendBinlogDumpCommand), reads
+// with Conn.ReadBinlogEvent until the server is silent for two seconds, and prints one JSON line
+// per event of interest: a Rotate's name from NextLogFile, after StripChecksum (what the
+// interface asks) and before it (the control); each row of a rows event, its cells decoded by
+// binlog.CellValue with fields from the Table_map, as text.
+//
+//	probe HOST PORT USER PASS FILE POS
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+	"time"
+
+	"vitess.io/vitess/go/mysql"
+	mysqlbinlog "vitess.io/vitess/go/mysql/binlog"
+	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
+	"vitess.io/vitess/go/vt/vttls"
+)
+
+func main() {
+	port, _ := strconv.Atoi(os.Args[2])
+	pos, _ := strconv.Atoi(os.Args[6])
+	conn, err := mysql.Connect(context.Background(), &mysql.ConnParams{Host: os.Args[1], Port: port,
+		Uname: os.Args[3], Pass: os.Args[4], SslMode: vttls.Disabled})
+	must(err)
+	_, err = conn.ExecuteFetch("SET @source_binlog_checksum = @@global.binlog_checksum, @master_binlog_checksum=@@global.binlog_checksum", 0, false)
+	must(err)
+	must(conn.SendBinlogDumpCommand(1234567, os.Args[5], uint32(pos)))
+	events := make(chan mysql.BinlogEvent)
+	go func() {
+		for {
+			ev, err := conn.ReadBinlogEvent()
+			if err != nil {
+				close(events)
+				return
+			}
+			events <- ev
+		}
+	}()
+	var format mysql.BinlogFormat
+	tables := map[uint64]*mysql.TableMap{}
+	for {
+		var ev mysql.BinlogEvent
+		select {
+		case e, ok := <-events:
+			if !ok {
+				return
+			}
+			ev = e
+		case <-time.After(2 * time.Second):
+			return
+		}
+		if !ev.IsValid() {
+			continue
+		}
+		if ev.IsFormatDescription() {
+			format, err = ev.Format()
+			must(err)
+			continue
+		}
+		if format.IsZero() {
+			continue
+		}
+		whole := ev
+		ev, _, err = ev.StripChecksum(format)
+		must(err)
+		switch {
+		case ev.IsRotate():
+			stripped, _, _ := ev.NextLogFile(format)
+			unstripped, _, _ := whole.NextLogFile(format)
+			emit(map[string]any{"rotate": stripped, "rotate_unstripped": unstripped})
+		case ev.IsTableMap():
+			tm, err := ev.TableMap(format)
+			must(err)
+			tables[ev.TableID(format)] = tm
+		case ev.IsWriteRows():
+			tm := tables[ev.TableID(format)]
+			rows, err := ev.Rows(format, tm)
+			must(err)
+			for _, row := range rows.Rows {
+				emit(map[string]any{"table": tm.Name, "values": cells(tm, row.Data, rows.DataColumns, row.NullColumns)})
+			}
+		}
+	}
+}
+
+func cells(tm *mysql.TableMap, data []byte, present, nulls mysql.Bitmap) []any {
+	var out []any
+	pos, valueIndex := 0, 0
+	for col := 0; col < present.Count(); col++ {
+		if !present.Bit(col) {
+			continue
+		}
+		if nulls.Bit(valueIndex) {
+			out = append(out, nil)
+			valueIndex++
+			continue
+		}
+		typ, err := sqltypes.MySQLToType(tm.Types[col], 0)
+		must(err)
+		v, l, err := mysqlbinlog.CellValue(data, pos, tm.Types[col], tm.Metadata[col], &querypb.Field{Type: typ}, false)
+		must(err)
+		pos += l
+		out = append(out, string(v.Raw()))
+		valueIndex++
+	}
+	return out
+}
+
+func emit(line map[string]any) {
+	b, _ := json.Marshal(line)
+	fmt.Println(string(b))
+}
+
+func must(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "error:", err)
+		os.Exit(1)
+	}
+}
