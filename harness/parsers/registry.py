@@ -70,6 +70,8 @@ PARSERS: tuple[BuiltinParser, ...] = (
     BuiltinParser("mysql-binlog-connector-rust", "Rust", "mysql-binlog-connector-rust", STREAM, "rust",
                   "mysql-binlog-connector-rust"),
     BuiltinParser("debezium-mysql", "Java", "io.debezium:debezium-connector-mysql", STREAM, "jvm", "debezium-mysql"),
+    BuiltinParser("flink-cdc", "Java", "org.apache.flink:flink-sql-connector-mysql-cdc", STREAM, "jvm", "flink-cdc"),
+    BuiltinParser("flink-cdc-file", "Java", "org.apache.flink:flink-sql-connector-mysql-cdc", FILE, "jvm", "flink-cdc"),
 )
 
 BY_NAME: dict[str, BuiltinParser] = {p.name: p for p in PARSERS}
