@@ -71,6 +71,8 @@ PARSERS: tuple[BuiltinParser, ...] = (
                   "mysql-binlog-connector-rust"),
     BuiltinParser("debezium-mysql", "Java", "io.debezium:debezium-connector-mysql", STREAM, "jvm", "debezium-mysql"),
     BuiltinParser("flink-cdc", "Java", "org.apache.flink:flink-sql-connector-mysql-cdc", STREAM, "jvm", "flink-cdc"),
+    BuiltinParser("debezium-mariadb", "Java", "io.debezium:debezium-connector-mariadb", STREAM, "jvm",
+                  "debezium-mariadb"),
     BuiltinParser("flink-cdc-file", "Java", "org.apache.flink:flink-sql-connector-mysql-cdc", FILE, "jvm", "flink-cdc"),
 )
 

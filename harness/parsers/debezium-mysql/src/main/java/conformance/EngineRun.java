@@ -128,7 +128,8 @@ final class EngineRun {
      * engine stopped. */
     private void awaitEnd() throws Exception {
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-        ObjectName pattern = new ObjectName("debezium.mysql:type=connector-metrics,context=streaming,server=" + prefix + ",*");
+        ObjectName pattern = new ObjectName("debezium." + Connector.CURRENT.type()
+            + ":type=connector-metrics,context=streaming,server=" + prefix + ",*");
         long deadline = System.currentTimeMillis() + START_MILLIS;
         long waitingSince = 0;
         long receivedThen = -1;
