@@ -81,8 +81,16 @@ final class EngineRun {
     }
 
     private List<Map<String, Object>> runIn(Path history) throws Exception {
-        SeededOffsets.seed(ConnectorConfig.ENGINE_NAME, Map.of("server", prefix), Map.of(
+        Map<String, Object> offset = new java.util.HashMap<>(Map.of(
             "file", source.get("file"), "pos", StreamRequest.number(source, "start_position")));
+        String gtids;
+        try {
+            gtids = StartGtids.of(source);
+        } catch (java.sql.SQLException e) { // the server would not say: the request fails before Debezium starts
+            throw new Rejection(e, StreamRequest.number(source, "start_position"), List.of());
+        }
+        if (gtids != null) offset.put("gtids", gtids);
+        SeededOffsets.seed(ConnectorConfig.ENGINE_NAME, Map.of("server", prefix), offset);
         DebeziumEngine<RecordChangeEvent<SourceRecord>> engine = DebeziumEngine.create(ChangeEventFormat.of(Connect.class))
             .using(ConnectorConfig.of(source, prefix, history))
             .using(this::onCompletion)
