@@ -1,0 +1,60 @@
+"""Debezium's MariaDB connector alone against a real MariaDB 10.11: the embedded engine of
+harness/parsers/debezium-mariadb (the adapter source of debezium-mysql, configured as
+docs/findings-debezium-mariadb.md says) connected straight to the server, no harness primary in
+between. Finding DM1 beside its control; the values compared are the oracle's decode of the file
+that same server wrote."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from generators.profiles import LOCAL_PROFILES
+from harness.runtimes.jvm import RUNTIME
+from oracle.decoder import decode_file
+
+from .parser_builds import built_folder
+from .server_fixtures import replication_user_sql, start_server
+from .test_debezium_live import PASSWORD, USER, engine_stream, rows_of
+
+pytestmark = pytest.mark.server
+__all__ = ["start_server"]
+
+DM1_SQL = """
+CREATE DATABASE d;
+CREATE TABLE d.t (id INT PRIMARY KEY, s VARCHAR(10));
+INSERT INTO d.t VALUES (1, 'one');
+INSERT INTO d.t VALUES (2, 'two');
+"""
+
+
+@pytest.fixture(scope="module")
+def adapter() -> list[str]:
+    """The adapter's argv, built into the cache (once per machine)."""
+    return RUNTIME.command(built_folder(RUNTIME, "debezium-mariadb"))
+
+
+def test_start_before_any_gtid_fails_at_the_dump(start_server, tmp_path: Path, adapter):
+    """DM1: from binlog.000001 position 4, where MariaDB's own BINLOG_GTID_POS is empty, the
+    connector dumps by an empty GTID set and its binlog client throws a NullPointerException
+    (`setGtidSet("")` turns GTID mode on and keeps no set). The control: the same file from the
+    last transaction's Gtid event, where BINLOG_GTID_POS names the transaction before it, streams
+    that transaction's row, the value the oracle decodes."""
+    server = start_server(LOCAL_PROFILES["mariadb-10.11"], {"binlog_format": "ROW"})
+    server.execute(replication_user_sql(USER, PASSWORD) + DM1_SQL)
+    file = server.binlog_files()[0]
+    server.flush_logs()
+    end = server.binlog_sizes()[file]
+    oracle = [e.to_json() for e in decode_file(server.copy_binlogs(tmp_path, [file])[0])]
+    assert server.query(f"SELECT BINLOG_GTID_POS('{file}', 4) AS p")[0]["p"] == ""
+
+    reply = engine_stream(adapter, server.port, file, end)
+    assert reply["type"] == "error" and reply["kind"] == "NullPointerException", reply
+    assert "GtidSet.toString()" in reply["message"] and "this.gtidSet" in reply["message"]
+    assert rows_of(reply["events"]) == []
+
+    last_gtid = [e for e in oracle if e["type"] == "GTID_EVENT"][-1]["position"]
+    assert server.query(f"SELECT BINLOG_GTID_POS('{file}', {last_gtid}) AS p")[0]["p"] != ""
+    control = engine_stream(adapter, server.port, file, end, start=last_gtid)
+    assert control["type"] == "events", control
+    assert rows_of(control["events"]) == rows_of(oracle)[-1:] == [[2, "two"]]
