@@ -19,17 +19,27 @@ import java.util.Map;
 final class StartGtids {
     private StartGtids() {}
 
-    /** The position, or null where there is none to give (the MySQL connector; no GTID before the start). */
+    /** The position, or null where there is none to give: the MySQL connector, a server that is
+     * not MariaDB (the connector meets it without a GTID, as it would), no GTID before the start. */
     static String of(Map<String, Object> source) throws SQLException {
         if (!"mariadb".equals(Connector.CURRENT.type())) return null;
-        String url = "jdbc:mariadb://" + source.get("host") + ":" + StreamRequest.number(source, "port") + "/";
+        // allowPublicKeyRetrieval: a MySQL 8+ server's caching_sha2_password over plain TCP
+        String url = "jdbc:mariadb://" + source.get("host") + ":" + StreamRequest.number(source, "port")
+            + "/?allowPublicKeyRetrieval=true";
         String file = ((String) source.get("file")).replace("\\", "\\\\").replace("'", "\\'");
         try (Connection c = DriverManager.getConnection(url, (String) source.get("user"), (String) source.get("password"));
-             Statement s = c.createStatement();
-             ResultSet r = s.executeQuery("SELECT BINLOG_GTID_POS('" + file + "', "
-                 + StreamRequest.number(source, "start_position") + ")")) {
-            String position = r.next() ? r.getString(1) : null;
-            return position == null || position.isEmpty() ? null : position;
+             Statement s = c.createStatement()) {
+            if (!first(s, "SELECT VERSION()").contains("MariaDB")) return null;
+            String position = first(s, "SELECT BINLOG_GTID_POS('" + file + "', "
+                + StreamRequest.number(source, "start_position") + ")");
+            return position.isEmpty() ? null : position;
+        }
+    }
+
+    private static String first(Statement s, String sql) throws SQLException {
+        try (ResultSet r = s.executeQuery(sql)) {
+            String v = r.next() ? r.getString(1) : null;
+            return v == null ? "" : v;
         }
     }
 }

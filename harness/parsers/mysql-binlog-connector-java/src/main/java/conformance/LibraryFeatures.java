@@ -18,6 +18,15 @@ final class LibraryFeatures {
     static final boolean GTID_LOGICAL_CLOCK = has(GtidEventData.class, "getLastCommitted")
         && has(GtidEventData.class, "getSequenceNumber");
 
+    /** Flink CDC's replaced TableMapEventMetadataDeserializer (deserialize(stream, columnCount,
+     * numericColumnCount)) keeps the Table_map's SIGNEDNESS bitmap as MySQL writes it, one bit per
+     * numeric column; the upstream lines (deserialize(stream, columnCount, columnTypes)) spread it
+     * to one bit per column. TableMapEventMetadata.getSignedness() means one or the other. */
+    static final boolean SIGNEDNESS_PER_NUMERIC_COLUMN = Arrays.stream(
+            com.github.shyiko.mysql.binlog.event.deserialization.TableMapEventMetadataDeserializer.class.getMethods())
+        .anyMatch(m -> m.getName().equals("deserialize") && m.getParameterCount() == 3
+            && m.getParameterTypes()[2] == int.class);
+
     private LibraryFeatures() {}
 
     private static EventType eventType(String name) {
