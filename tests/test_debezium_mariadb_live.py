@@ -99,3 +99,19 @@ def test_inet6_column_stops_the_ddl_parser(start_server, tmp_path: Path, adapter
     reply, _ = _from_last_transaction(server, tmp_path, adapter)
     assert reply["type"] == "error" and reply["kind"] == "ParsingException", reply
     assert "INET6" in reply["message"].upper() and "couldn't be parsed" in reply["message"]
+
+
+@pytest.mark.parametrize("version", ["mariadb-11.8", "mariadb-10.11"])
+def test_row_positions_on_mariadb_11(start_server, tmp_path: Path, adapter, version: str):
+    """DM5: MariaDB 11 binlogs store log_pos 0 in the events inside a transaction; the change
+    record's `source.pos` (the adapter's `position`) comes out as 0 minus the rows event's size,
+    a negative place. The control: MariaDB 10.11 (real log_pos) gives the rows event's position."""
+    server = start_server(LOCAL_PROFILES[version], {"binlog_format": "ROW"})
+    server.execute(replication_user_sql(USER, PASSWORD) + DM1_SQL)
+    reply, oracle = _from_last_transaction(server, tmp_path, adapter)
+    assert reply["type"] == "events", reply
+    rows_event = [e for e in oracle if e["type"].startswith("WRITE_ROWS")][-1]
+    assert rows_of(reply["events"]) == [[2, "two"]]
+    expected = -rows_event["event_size"] if version == "mariadb-11.8" else rows_event["position"]
+    assert rows_event["next_position"] == (0 if version == "mariadb-11.8" else rows_event["position"] + rows_event["event_size"])
+    assert [e["position"] for e in reply["events"]] == [expected]
