@@ -58,6 +58,9 @@ def test_start_before_any_gtid_fails_at_the_dump(start_server, tmp_path: Path, a
     control = engine_stream(adapter, server.port, file, end, start=last_gtid)
     assert control["type"] == "events", control
     assert rows_of(control["events"]) == rows_of(oracle)[-1:] == [[2, "two"]]
+    # and at the rows event's own position (DM5's control: 10.11 writes real log_pos values)
+    rows_event = [e for e in oracle if e["type"].startswith("WRITE_ROWS")][-1]
+    assert [e["position"] for e in control["events"]] == [rows_event["position"]]
 
 
 INET6_CONTROL_SQL = """
@@ -101,17 +104,16 @@ def test_inet6_column_stops_the_ddl_parser(start_server, tmp_path: Path, adapter
     assert "INET6" in reply["message"].upper() and "couldn't be parsed" in reply["message"]
 
 
-@pytest.mark.parametrize("version", ["mariadb-11.8", "mariadb-10.11"])
-def test_row_positions_on_mariadb_11(start_server, tmp_path: Path, adapter, version: str):
+def test_row_positions_on_mariadb_11(start_server, tmp_path: Path, adapter):
     """DM5: MariaDB 11 binlogs store log_pos 0 in the events inside a transaction; the change
     record's `source.pos` (the adapter's `position`) comes out as 0 minus the rows event's size,
-    a negative place. The control: MariaDB 10.11 (real log_pos) gives the rows event's position."""
-    server = start_server(LOCAL_PROFILES[version], {"binlog_format": "ROW"})
+    a negative place. The control, MariaDB 10.11 with real log_pos values, is the end of
+    test_start_before_any_gtid_fails_at_the_dump."""
+    server = start_server(LOCAL_PROFILES["mariadb-11.8"], {"binlog_format": "ROW"})
     server.execute(replication_user_sql(USER, PASSWORD) + DM1_SQL)
     reply, oracle = _from_last_transaction(server, tmp_path, adapter)
     assert reply["type"] == "events", reply
     rows_event = [e for e in oracle if e["type"].startswith("WRITE_ROWS")][-1]
+    assert rows_event["next_position"] == 0
     assert rows_of(reply["events"]) == [[2, "two"]]
-    expected = -rows_event["event_size"] if version == "mariadb-11.8" else rows_event["position"]
-    assert rows_event["next_position"] == (0 if version == "mariadb-11.8" else rows_event["position"] + rows_event["event_size"])
-    assert [e["position"] for e in reply["events"]] == [expected]
+    assert [e["position"] for e in reply["events"]] == [-rows_event["event_size"]]
