@@ -222,15 +222,20 @@ def _zongji(server: Server, port: int) -> str:
         return "ok: " + proc.stdout.decode().strip()
 
 
-def _debezium_mysql(server: Server, port: int) -> str:
-    """Debezium's embedded engine as harness/parsers/debezium-mysql runs it (built by `python -m
-    harness peers install debezium-mysql`), over binlog.000001 from position 4 to its end."""
+def _debezium(parser: str) -> Callable[[Server, int], str]:
+    """Debezium's embedded engine as harness/parsers/<parser> runs it (debezium-mysql or
+    debezium-mariadb, built by `python -m harness peers install <parser>`), over binlog.000001
+    from position 4 to its end."""
+    return lambda server, port: _debezium_engine(parser, server, port)
+
+
+def _debezium_engine(parser: str, server: Server, port: int) -> str:
     from harness.parsers.registry import BY_NAME
     from harness.runtimes import folder_of, runtime_of
-    entry = BY_NAME["debezium-mysql"]
+    entry = BY_NAME[parser]
     runtime, folder = runtime_of(entry), folder_of(entry)
     if not runtime.is_built(folder):
-        raise RuntimeError("not built; provide it with: python -m harness peers install debezium-mysql")
+        raise RuntimeError(f"not built; provide it with: python -m harness peers install {parser}")
     size = next(int(r["File_size"]) for r in server.query("SHOW BINARY LOGS") if r["Log_name"] == FIRST_FILE)
     request = {"type": "parse", "id": 1, "path": FIRST_FILE, "stream": {
         "host": "127.0.0.1", "port": port, "user": repl_user.USER, "password": repl_user.PASSWORD,
@@ -267,7 +272,10 @@ CLIENTS: dict[str, Client] = {c.name: c for c in (
     Client("MariaDB replica (file/position)", ("mariadb",),
            lambda s, p: _mariadb_replica(s, p, False), settle=2),
     Client("zongji (@vlasky/zongji)", ("mysql", "mariadb"), _zongji),
-    Client("debezium-mysql (Debezium 3.6.1.Final embedded engine, MySQL connector)", ("mysql", "mariadb"), _debezium_mysql),
+    Client("debezium-mysql (Debezium 3.6.1.Final embedded engine, MySQL connector)", ("mysql", "mariadb"),
+           _debezium("debezium-mysql")),
+    Client("debezium-mariadb (Debezium 3.2.0.Final embedded engine, MariaDB connector)", ("mariadb",),
+           _debezium("debezium-mariadb")),
 )}
 
 

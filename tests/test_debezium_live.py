@@ -36,11 +36,12 @@ def adapter() -> list[str]:
     return RUNTIME.command(built_folder(RUNTIME, "debezium-mysql"))
 
 
-def engine_stream(argv: list[str], port: int, file: str, end: int, overrides: str = "") -> dict[str, Any]:
-    """One run of the embedded engine from `file` position 4 to `end` on the real server: the reply."""
+def engine_stream(argv: list[str], port: int, file: str, end: int, overrides: str = "",
+                  start: int = 4) -> dict[str, Any]:
+    """One run of the embedded engine from `file` position `start` to `end` on the real server: the reply."""
     request = {"type": "parse", "id": 1, "path": file, "stream": {
         "host": "127.0.0.1", "port": port, "user": USER, "password": PASSWORD, "file": file,
-        "start_position": 4, "end_file": file, "end_position": end}}
+        "start_position": start, "end_file": file, "end_position": end}}
     env = {**os.environ, OVERRIDES: overrides}
     proc = subprocess.run(argv + ["stream"], input=json.dumps(request) + "\n", capture_output=True,
                           text=True, timeout=180, env=env)

@@ -72,6 +72,10 @@ PARSERS: tuple[BuiltinParser, ...] = (
     BuiltinParser("debezium-mysql", "Java", "io.debezium:debezium-connector-mysql", STREAM, "jvm", "debezium-mysql"),
     BuiltinParser("vitess", "Go", "vitess.io/vitess", STREAM, "go", "vitess"),
     BuiltinParser("vitess-file", "Go", "vitess.io/vitess", FILE, "go", "vitess"),
+    BuiltinParser("flink-cdc", "Java", "org.apache.flink:flink-sql-connector-mysql-cdc", STREAM, "jvm", "flink-cdc"),
+    BuiltinParser("debezium-mariadb", "Java", "io.debezium:debezium-connector-mariadb", STREAM, "jvm",
+                  "debezium-mariadb"),
+    BuiltinParser("flink-cdc-file", "Java", "org.apache.flink:flink-sql-connector-mysql-cdc", FILE, "jvm", "flink-cdc"),
 )
 
 BY_NAME: dict[str, BuiltinParser] = {p.name: p for p in PARSERS}

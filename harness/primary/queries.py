@@ -89,7 +89,21 @@ def evaluate(expr: str, s: QuerySession) -> Value:
         return None
     if (m := _FUNCTION.match(expr)) and m[1].lower() in _FUNCTIONS:
         return _FUNCTIONS[m[1].lower()](s)
+    if m := _CONCAT.match(expr):
+        return _concat([evaluate(arg, s) for arg in split_top_level(m[1])])
     raise Unanswerable(expr)
+
+
+_CONCAT = re.compile(r"CONCAT\s*\((.*)\)$", re.I | re.S)
+
+
+def _concat(values: list[Value]) -> Value:
+    """CONCAT(a, b, ...): NULL if any argument is NULL, as the server. MariaDB Connector/J sends
+    `set sql_mode=CONCAT(@@sql_mode,',STRICT_TRANS_TABLES'),session_track_system_variables =
+    CONCAT(@@global.session_track_system_variables,',tx_isolation'),...` at every connect."""
+    if any(v is None for v in values):
+        return None
+    return "".join(v.decode() if isinstance(v, bytes) else str(v) for v in values)
 
 
 class _Refused(Exception):
@@ -146,6 +160,13 @@ def _like(pattern: str | None, name: str) -> bool:
         return True
     glob = re.sub(r"\\(.)", r"[\1]", pattern).replace("%", "*").replace("_", "?")
     return fnmatch.fnmatchcase(name.lower(), glob.lower())
+
+
+def answer_set_statement(s: QuerySession, m: re.Match[str]) -> Reply:
+    """MariaDB's SET STATEMENT var=value[, ...] FOR statement (10.1.2+; Debezium's MariaDB
+    connector prefixes its queries with max_statement_time): the statement's answer. The
+    variables it sets last for that statement only, and none of them changes an answer here."""
+    return answer(s, m["statement"])
 
 
 def answer_show_variables(s: QuerySession, m: re.Match[str]) -> Reply:
@@ -397,6 +418,8 @@ def _p(regex: str) -> re.Pattern[str]:
 STATEMENTS: tuple[Statement, ...] = (
     Statement(_p(r"SET\s+(?:SESSION\s+)?TRANSACTION\s+ISOLATION\s+LEVEL\s+(?P<level>READ\s+UNCOMMITTED|READ\s+COMMITTED"
                  r"|REPEATABLE\s+READ|SERIALIZABLE)"), answer_set_isolation),
+    Statement(_p(r"SET\s+STATEMENT\s+(?P<assignments>.+?)\s+FOR\s+(?P<statement>.+)"), answer_set_statement,
+              _mariadb_at_least((10, 1, 2))),
     Statement(_p(r"SET\s+(?P<assignments>.+)"), answer_set),
     Statement(_p(r"COMMIT|ROLLBACK|BEGIN|START\s+TRANSACTION"), answer_ok),
     Statement(_p(r"SHOW\s+(?:GLOBAL\s+|SESSION\s+)?VARIABLES\s+WHERE\s+Variable_name\s+IN\s*\((?P<names>[^)]*)\)"),

@@ -5,7 +5,8 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass, field
 
-from oracle.wire.packets import (CLIENT_DEPRECATE_EOF, EofPacket, end_of_rows, lenenc_int, lenenc_str)
+from oracle.wire.packets import (CLIENT_DEPRECATE_EOF, SERVER_STATUS_AUTOCOMMIT, EofPacket, end_of_rows, lenenc_int,
+                                 lenenc_str)
 
 MYSQL_TYPE_LONGLONG = 0x08
 MYSQL_TYPE_VAR_STRING = 0xFD
@@ -54,13 +55,13 @@ def _cell(v: Value) -> bytes:
     return b"\xfb" if v is None else lenenc_str(str(v))
 
 
-def encode(rs: ResultSet, capabilities: int) -> list[bytes]:
-    """The payloads, in order."""
+def encode(rs: ResultSet, capabilities: int, status: int = SERVER_STATUS_AUTOCOMMIT) -> list[bytes]:
+    """The payloads, in order; `status`: the server status flags the EOF/OK markers carry."""
     out = [lenenc_int(len(rs.columns))]
     definitions = rs.definitions or [inferred_definition(rs.column_type(i)) for i in range(len(rs.columns))]
     out += [column_definition(name, d) for name, d in zip(rs.columns, definitions)]
     if not capabilities & CLIENT_DEPRECATE_EOF:
-        out.append(EofPacket().encode())
+        out.append(EofPacket(status=status).encode())
     out += [b"".join(_cell(v) for v in row) for row in rs.rows]
-    out.append(end_of_rows(capabilities))
+    out.append(end_of_rows(capabilities, status))
     return out

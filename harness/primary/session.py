@@ -2,13 +2,14 @@
 then commands from a table keyed by command byte until COM_QUIT, a dump, an error or a timeout."""
 from __future__ import annotations
 
+import dataclasses
 import struct
 from dataclasses import dataclass, field
 from typing import Callable
 
 from oracle.wire import packets as wp
 from oracle.wire.errors import PacketError, PacketTooLarge
-from oracle.wire.packets import ErrPacket, OkPacket
+from oracle.wire.packets import SERVER_STATUS_AUTOCOMMIT, ErrPacket, OkPacket
 
 from . import auth, prepared, queries, resultset
 from .conn import ClientGone, PacketIO
@@ -178,11 +179,23 @@ class Session:
             handler(self, payload)
 
     def _reply(self, reply: queries.Reply) -> None:
+        status = self._status()
         if isinstance(reply, resultset.ResultSet):
-            for p in resultset.encode(reply, self.capabilities):
+            for p in resultset.encode(reply, self.capabilities, status):
                 self.io.write(p)
+        elif isinstance(reply, OkPacket):
+            self.io.write(dataclasses.replace(reply, status=status).encode())
         else:
             self.io.write(reply.encode())
+
+    def _status(self) -> int:
+        """The server status flags: SERVER_STATUS_AUTOCOMMIT as the session's autocommit says.
+        MariaDB Connector/J (Debezium's MariaDB connector) takes autocommit from these flags, not
+        from what it sent: after `set autocommit=0` an OK still saying autocommit made Debezium
+        refuse its snapshot ("Cannot execute without committing because auto-commit is enabled")."""
+        value = self.query_session.variables.get("autocommit", 1) if self.query_session else 1
+        on = str(value).strip().upper() not in ("0", "OFF", "FALSE")
+        return SERVER_STATUS_AUTOCOMMIT if on else 0
 
 
 # -- authentication methods ---------------------------------------------------------------------

@@ -109,6 +109,9 @@ def _mariadb(logs: ServedLogs) -> dict[str, Value]:
         "gtid_slave_pos": "",
         "gtid_strict_mode": 0,
         "binlog_annotate_row_events": 1,
+        # MariaDB's default (10.3.1+); MariaDB Connector/J appends tx_isolation to it at connect
+        "session_track_system_variables": "autocommit,character_set_client,character_set_connection,"
+                                          "character_set_results,time_zone",
         "rpl_semi_sync_master_enabled": 0,  # built into MariaDB >= 10.3, off by default
         "rpl_semi_sync_slave_enabled": 0,
         "tx_isolation": "REPEATABLE-READ",

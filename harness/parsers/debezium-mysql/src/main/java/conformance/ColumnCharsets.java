@@ -1,6 +1,6 @@
 package conformance;
 
-import io.debezium.connector.mysql.charset.MySqlCharsetRegistry;
+import io.debezium.connector.binlog.charset.BinlogCharsetRegistry;
 
 import java.io.IOException;
 import java.nio.charset.Charset;
@@ -20,7 +20,7 @@ import java.util.Map;
  * canonical value reports. Entries and rows are walked in stream order, so a table altered or
  * re-created mid-case gives each row the definition in force at its position. */
 final class ColumnCharsets {
-    private static final MySqlCharsetRegistry REGISTRY = new MySqlCharsetRegistry();
+    private static final BinlogCharsetRegistry REGISTRY = registry();
 
     private record Entry(String file, long pos, List<Object> tableChanges) {}
 
@@ -30,6 +30,15 @@ final class ColumnCharsets {
 
     private ColumnCharsets(List<Entry> entries) {
         this.entries = entries;
+    }
+
+    /** The connector's own registry (Connector.charsetRegistry: MySqlCharsetRegistry, MariaDbCharsetRegistry). */
+    private static BinlogCharsetRegistry registry() {
+        try {
+            return (BinlogCharsetRegistry) Class.forName(Connector.CURRENT.charsetRegistry()).getDeclaredConstructor().newInstance();
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("no charset registry " + Connector.CURRENT.charsetRegistry(), e);
+        }
     }
 
     @SuppressWarnings("unchecked")

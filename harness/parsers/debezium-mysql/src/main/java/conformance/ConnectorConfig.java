@@ -14,14 +14,14 @@ final class ConnectorConfig {
     static Properties of(Map<String, Object> source, String prefix, Path history) {
         Properties p = new Properties();
         p.setProperty("name", ENGINE_NAME);
-        p.setProperty("connector.class", "io.debezium.connector.mysql.MySqlConnector");
+        p.setProperty("connector.class", Connector.CURRENT.connectorClass());
         p.setProperty("topic.prefix", prefix);
         p.setProperty("database.hostname", (String) source.get("host"));
         p.setProperty("database.port", Long.toString(StreamRequest.number(source, "port")));
         p.setProperty("database.user", (String) source.get("user"));
         p.setProperty("database.password", (String) source.get("password"));
         p.setProperty("database.server.id", Integer.toString(EngineRun.serverId()));
-        p.setProperty("database.ssl.mode", "disabled");
+        p.setProperty("database.ssl.mode", Connector.CURRENT.sslDisabled());
         p.setProperty("driver.allowPublicKeyRetrieval", "true");
         // offsets in memory, seeded with the case's first position; schema history in a temp file
         p.setProperty("offset.storage", SeededOffsets.class.getName());

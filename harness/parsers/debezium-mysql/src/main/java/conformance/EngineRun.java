@@ -81,8 +81,16 @@ final class EngineRun {
     }
 
     private List<Map<String, Object>> runIn(Path history) throws Exception {
-        SeededOffsets.seed(ConnectorConfig.ENGINE_NAME, Map.of("server", prefix), Map.of(
+        Map<String, Object> offset = new java.util.HashMap<>(Map.of(
             "file", source.get("file"), "pos", StreamRequest.number(source, "start_position")));
+        String gtids;
+        try {
+            gtids = StartGtids.of(source);
+        } catch (java.sql.SQLException e) { // the server would not say: the request fails before Debezium starts
+            throw new Rejection(e, StreamRequest.number(source, "start_position"), List.of());
+        }
+        if (gtids != null) offset.put("gtids", gtids);
+        SeededOffsets.seed(ConnectorConfig.ENGINE_NAME, Map.of("server", prefix), offset);
         DebeziumEngine<RecordChangeEvent<SourceRecord>> engine = DebeziumEngine.create(ChangeEventFormat.of(Connect.class))
             .using(ConnectorConfig.of(source, prefix, history))
             .using(this::onCompletion)
@@ -128,7 +136,8 @@ final class EngineRun {
      * engine stopped. */
     private void awaitEnd() throws Exception {
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-        ObjectName pattern = new ObjectName("debezium.mysql:type=connector-metrics,context=streaming,server=" + prefix + ",*");
+        ObjectName pattern = new ObjectName("debezium." + Connector.CURRENT.type()
+            + ":type=connector-metrics,context=streaming,server=" + prefix + ",*");
         long deadline = System.currentTimeMillis() + START_MILLIS;
         long waitingSince = 0;
         long receivedThen = -1;

@@ -1,9 +1,8 @@
 package conformance;
 
 import java.util.Map;
-import java.util.Properties;
 
-/** Debezium's MySQL connector as a stream testee: the shared Protocol (jvm-shared/), one embedded
+/** Debezium's MySQL or MariaDB connector (Connector) as a stream testee: the shared Protocol (jvm-shared/), one embedded
  * engine per request (EngineRun). Argument: the transport, "stream" (Debezium reads no files). */
 public final class Main {
     private Main() {}
@@ -13,8 +12,7 @@ public final class Main {
         // The binlog client logs through java.util.logging (to stderr): quiet, as slf4j-nop makes
         // Debezium's own logs; a failure reaches the reply and its stack trace the adapter's log.
         java.util.logging.LogManager.getLogManager().reset();
-        Properties p = Protocol.adapterProperties();
-        Protocol.serve(p.getProperty("adapter.name"), p.getProperty("library.version"), true, Capabilities.json(),
+        Protocol.serve(Connector.CURRENT.name(), Connector.CURRENT.version(), true, Capabilities.json(),
             request -> EngineRun.parse((Map<String, Object>) request.get("stream")));
     }
 }

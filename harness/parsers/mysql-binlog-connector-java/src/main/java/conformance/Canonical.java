@@ -32,8 +32,8 @@ final class Canonical {
         bodies.put(EventType.ANNOTATE_ROWS, (c, d) -> body("query", Values.text(((AnnotateRowsEventData) d).getRowsQuery())));
         bodies.put(EventType.MARIADB_GTID, (c, d) -> body("seq_no", Values.unsignedLong(((MariadbGtidEventData) d).getSequence()),
             "domain_id", ((MariadbGtidEventData) d).getDomainId()));
-        bodies.put(EventType.BINLOG_CHECKPOINT, (c, d) -> body("binlog_file_name",
-            Values.text(((BinlogCheckpointEventData) d).getLogFileName())));
+        if (LibraryFeatures.BINLOG_CHECKPOINT != null) bodies.put(LibraryFeatures.BINLOG_CHECKPOINT,
+            (c, d) -> body("binlog_file_name", Values.text((String) LibraryFeatures.get(d, "getLogFileName"))));
         for (EventType t : EventTypes.WRITES) bodies.put(t, (c, d) -> c.writeRows((WriteRowsEventData) d));
         for (EventType t : EventTypes.DELETES) bodies.put(t, (c, d) -> c.deleteRows((DeleteRowsEventData) d));
         for (EventType t : EventTypes.UPDATES) bodies.put(t, (c, d) -> c.updateRows((UpdateRowsEventData) d));
@@ -101,8 +101,9 @@ final class Canonical {
     }
 
     private static Map<String, Object> gtid(GtidEventData d) {
-        return body("gtid", d.getGtid(), "last_committed", d.getLastCommitted(),
-            "sequence_number", d.getSequenceNumber());
+        if (!LibraryFeatures.GTID_LOGICAL_CLOCK) return body("gtid", d.getGtid());
+        return body("gtid", d.getGtid(), "last_committed", LibraryFeatures.get(d, "getLastCommitted"),
+            "sequence_number", LibraryFeatures.get(d, "getSequenceNumber"));
     }
 
     private Map<String, Object> tableMap(TableMapEventData d) {

@@ -17,10 +17,11 @@ final class Capabilities {
     static Map<String, Object> json() {
         Map<String, Object> bodies = SharedCapabilities.classicBodies();
         bodies.put("ROWS_QUERY_LOG_EVENT", List.of("rows_query"));
-        bodies.put("GTID_LOG_EVENT", List.of("gtid", "last_committed", "sequence_number"));
+        bodies.put("GTID_LOG_EVENT", LibraryFeatures.GTID_LOGICAL_CLOCK
+            ? List.of("gtid", "last_committed", "sequence_number") : List.of("gtid"));
         bodies.put("ANNOTATE_ROWS_EVENT", List.of("query"));
         bodies.put("GTID_EVENT", List.of("seq_no", "domain_id"));
-        bodies.put("BINLOG_CHECKPOINT_EVENT", List.of("binlog_file_name"));
+        if (LibraryFeatures.BINLOG_CHECKPOINT != null) bodies.put("BINLOG_CHECKPOINT_EVENT", List.of("binlog_file_name"));
         SharedCapabilities.putRows(bodies);
         bodies.put("TRANSACTION_PAYLOAD_EVENT", List.of("events"));
         bodies.put("*", List.of());

@@ -23,7 +23,7 @@ final class RowValues {
         INT24 = 9, DATE = 10, TIME = 11, DATETIME = 12, YEAR = 13, NEWDATE = 14, VARCHAR = 15, BIT = 16,
         TIMESTAMP2 = 17, DATETIME2 = 18, TIME2 = 19, VECTOR = 242, JSON = 245, NEWDECIMAL = 246,
         ENUM = 247, SET = 248, TINY_BLOB = 249, MEDIUM_BLOB = 250, LONG_BLOB = 251, BLOB = 252,
-        VAR_STRING = 253, STRING = 254, GEOMETRY = 255;
+        VAR_STRING = 253, STRING = 254, GEOMETRY = 255, DECIMAL = 0;
     private static final long MICROS = 1_000_000L;
     private static final long INVALID = Long.MIN_VALUE; // INVALID_DATE_AND_TIME_AS_MIN_VALUE
 
@@ -57,7 +57,20 @@ final class RowValues {
     private boolean unsigned(int col) {
         TableMapEventMetadata m = table.getEventMetadata();
         BitSet s = m == null ? null : m.getSignedness();
-        return s != null && s.get(col);
+        return s != null && s.get(LibraryFeatures.SIGNEDNESS_PER_NUMERIC_COLUMN ? numericOrdinal(col) : col);
+    }
+
+    /** How many numeric columns (MySQL's is_numeric_type: the integers, FLOAT, DOUBLE, DECIMAL)
+     * come before `col`: its bit in a SIGNEDNESS bitmap kept as MySQL writes it. */
+    private int numericOrdinal(int col) {
+        int n = 0;
+        for (int c = 0; c < col; c++) {
+            switch (table.getColumnTypes()[c] & 0xFF) {
+                case TINY, SHORT, INT24, LONG, LONGLONG, FLOAT, DOUBLE, NEWDECIMAL, DECIMAL -> n++;
+                default -> { }
+            }
+        }
+        return n;
     }
 
     Object value(int col, Serializable v) {

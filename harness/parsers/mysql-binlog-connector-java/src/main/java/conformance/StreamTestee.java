@@ -34,6 +34,7 @@ final class StreamTestee implements BinaryLogClient.EventListener, BinaryLogClie
     private String file;
     private long end;            // where the last reported event ended
     private Exception failure;
+    private Error crash;         // thrown on the reader thread: rethrown, the Protocol's crash path
     private boolean finished;    // the end was reported, or the request is over: later events are not
     private final String mode;
 
@@ -72,6 +73,10 @@ final class StreamTestee implements BinaryLogClient.EventListener, BinaryLogClie
                 client.connect();
             } catch (Exception e) {
                 fail(e);
+            } catch (Error e) { // the library died (seen: NoClassDefFoundError for zstd-jni): a crash, not a clean end
+                synchronized (this) {
+                    crash = e;
+                }
             } finally {
                 done.countDown();
             }
@@ -90,6 +95,7 @@ final class StreamTestee implements BinaryLogClient.EventListener, BinaryLogClie
         reader.join(10_000);
         if (reader.isAlive()) System.err.println("the client's thread is still alive after disconnect()");
         synchronized (this) {
+            if (crash != null) throw crash;
             if (failure != null) throw new Rejection(failure, end, new ArrayList<>(events));
             return new ArrayList<>(events);
         }
