@@ -64,6 +64,11 @@ class RustRuntime(Runtime):
 
     def _build(self, work: Path, say: Say) -> None:
         env = self.environment()
+        # The build copy keeps the sources' file times, and every build shares one target
+        # directory: a source older than another folder's last build would look fresh to cargo,
+        # which would then link that build's adapter. Sources dated now are always rebuilt.
+        for source in work.rglob("*.rs"):
+            os.utime(source)
         run_logged(["cargo", "build", "--release", "--locked"], work, say, env)
         built = Path(env["CARGO_TARGET_DIR"]) / "release" / _package_name(work)
         shutil.copy2(built, work / BINARY)
