@@ -210,6 +210,12 @@ def write_finding(findings: Path, data: bytes, note: dict[str, Any]) -> Path:
     return stem.with_suffix(".bin")
 
 
+def drop_from_corpus(work: Path, data: bytes) -> None:
+    """An input the engine stopped on leaves the corpus (write_corpus names files by sha1), else
+    every later round would stop on it again while reading its seeds."""
+    (work / "corpus" / hashlib.sha1(data).hexdigest()).unlink(missing_ok=True)
+
+
 def gather(out: Path, entries: Sequence[str]) -> list[Found]:
     """Every finding of the run, one per signature (the smallest reproducer)."""
     best: dict[str, Found] = {}
