@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections import Counter
@@ -33,8 +34,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     seconds = args.seconds if args.seconds is not None else DEFAULT_SECONDS
     s = NativeSettings(seconds=seconds, out=out, memory_mb=args.memory_mb,
                        timeout=args.timeout if args.timeout is not None else 5.0, seed=args.seed)
+    # The recorded findings are left out of the seeds: each would stop the engine (or fill the
+    # findings) with what is known already, before any fuzzing.
     seeds = [seed.data for seed in load_seeds(args.seeds if args.seeds is not None else default_seed_dirs(),
-                                             args.max_seed_bytes, args.windows)]
+                                             args.max_seed_bytes, args.windows)
+             if f"{os.sep}findings{os.sep}" not in seed.name]
     say(f"native {rt.engine}: {target.parser}, entry points {', '.join(target.entry_points)}, "
         f"{len(seeds)} seeds, {seconds:g}s")
     started = time.monotonic()

@@ -216,8 +216,13 @@ def drop_from_corpus(work: Path, data: bytes) -> None:
     (work / "corpus" / hashlib.sha1(data).hexdigest()).unlink(missing_ok=True)
 
 
+NATIVE_KINDS = ("crash", "hang", "memory")  # what this engine reports (issue 31: not the operators' expectations)
+
+
 def gather(out: Path, entries: Sequence[str]) -> list[Found]:
-    """Every finding of the run, one per signature (the smallest reproducer)."""
+    """Every crash, hang and out-of-memory of the run, one per signature (the smallest
+    reproducer). The atheris session also notes its operators' broken expectations: those are
+    the atheris engine's findings, not this one's."""
     best: dict[str, Found] = {}
     for entry in entries:
         for note_path in sorted((out / entry / "findings").glob("*.json")):
@@ -226,7 +231,7 @@ def gather(out: Path, entries: Sequence[str]) -> list[Found]:
             except (OSError, ValueError):
                 continue
             rep = note_path.with_suffix(".bin")
-            if not rep.is_file() or "signature" not in note:
+            if not rep.is_file() or "signature" not in note or note.get("kind", "crash") not in NATIVE_KINDS:
                 continue
             f = Found(note.get("kind", "crash"), note["signature"], str(note.get("detail", ""))[:500], rep, entry,
                       str(note.get("stack", ""))[:8000])
