@@ -26,6 +26,7 @@ from . import NativeTarget
 Say = Callable[[str], None]
 PROGRESS_EVERY_S = 10.0
 MIN_ROUND_S = 3  # a restart with less time left than this is not worth the engine's start-up
+MAX_ROUNDS = 50
 
 
 @dataclass(frozen=True)
@@ -176,8 +177,11 @@ def run_rounds(rt: NativeRuntime, built: Path, target: NativeTarget, entry: str,
             killer.cancel()
         run.executions += round_execs
         found = rt.stopped(built, target, entry, work, "".join(lines))
-        if proc.returncode == 0 or not found:
-            break  # time is up, or the engine died without saying on what (its log says)
+        if proc.returncode == 0 or run.rounds >= MAX_ROUNDS:
+            break  # time is up
+        if not found:
+            say(f"  {target.parser}/{entry}: the engine stopped (exit {proc.returncode}) on nothing that replays "
+                f"outside it (a slow start under load?); restarting ({log_path})")
     run.elapsed_s = round(time.monotonic() - started, 1)
     return run
 
