@@ -18,9 +18,12 @@ MINIMISE_TIMEOUT_S = 3.0  # a hang is judged again on every trial: shorter than 
 
 
 def recorded_signatures(findings_dir: Path, parser: str) -> dict[str, Path]:
-    """signature -> case directory, for the parser's recorded cases (any engine)."""
+    """signature -> case directory, for the parser's recorded cases (any engine), its stream
+    twin's included (`python-mysql-replication` for `python-mysql-replication-file`: the same
+    library, the same decoding code, signed alike)."""
     out = {}
-    for case in sorted((findings_dir / parser).glob("*/case.json")):
+    twins = {parser, parser.removesuffix("-file")}
+    for case in sorted(p for twin in twins for p in (findings_dir / twin).glob("*/case.json")):
         finding = json.loads(case.read_text()).get("finding", {})
         if finding.get("signature"):
             out[finding["signature"]] = case.parent

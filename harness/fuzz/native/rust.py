@@ -32,6 +32,7 @@ SANCOV_RUSTFLAGS = " ".join((
     "--cfg fuzzing", "-Cpasses=sancov-module", "-Cllvm-args=-sanitizer-coverage-level=4",
     "-Cllvm-args=-sanitizer-coverage-inline-8bit-counters", "-Cllvm-args=-sanitizer-coverage-pc-table",
     "-Cllvm-args=-sanitizer-coverage-trace-compares", "-Cdebug-assertions", "-Coverflow-checks"))
+_LIBRARY_FRAME = re.compile(r"^\s+\d+: (?:<)?mysql_common::.*\n\s+at (\S+?\.rs):(\d+):\d+", re.M)
 _STATS = re.compile(r"^#(\d+)\s+(INITED|NEW|REDUCE|pulse|DONE)\s+cov: (\d+) ft: (\d+)")
 
 
@@ -131,8 +132,11 @@ class RustNative(NativeRuntime):
             return {"kind": "hang", "signature": f"hang@{entry}", "detail": "libFuzzer timeout", "stack": err[-4000:]}
         memory = "memory allocation of" in err or "out-of-memory" in err
         kind = "memory" if memory else "crash"
-        site = stderr_site(err) or "abort"
-        return {"kind": kind, "signature": f"{kind}:{site}", "detail": err.strip().splitlines()[0][:300] if err.strip() else "",
+        frame = _LIBRARY_FRAME.search(err)  # the allocation's caller in the library, from the backtrace
+        site = (f"{'allocation' if memory else 'abort'}@{Path(frame.group(1)).name}:{frame.group(2)}" if frame
+                else stderr_site(err) or "abort")
+        said = [ln for ln in err.splitlines() if re.search(r"memory allocation of|panicked|ERROR: libFuzzer", ln)]
+        return {"kind": kind, "signature": f"{kind}:{site}", "detail": (said or [""])[0][:300],
                 "stack": err[-4000:]}
 
 
