@@ -249,8 +249,9 @@ def summary(target: NativeTarget, rt: NativeRuntime, runs: list[EntryRun], found
             elapsed: float, out: Path) -> dict[str, Any]:
     """The issue's JSON shape, plus per entry point detail."""
     executions = sum(r.executions for r in runs)
-    starts = [r.coverage_start for r in runs if r.coverage_start is not None]
-    ends = [r.coverage_end for r in runs if r.coverage_end is not None]
+    measured = [r for r in runs if r.coverage_start is not None and r.coverage_end is not None]
+    starts = [r.coverage_start for r in measured]  # entry points that never got past their seeds
+    ends = [r.coverage_end for r in measured]      # are left out of both sums (their rows say so)
     return {
         "engine": "native", "runtime": rt.name, "fuzzer": rt.engine, "parser": target.parser,
         "executions": executions,

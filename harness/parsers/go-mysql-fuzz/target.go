@@ -195,16 +195,25 @@ func libraryFrame(frames []runtime.Frame) string {
 
 var goFrame = regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(libraryPrefix) + `[\w/-]+\.(\S+)\(.*\)\n\s+(\S+\.go):\d+`)
 
-// hungFrame: the innermost library function of the goroutine that runs the target, by name and
-// file, not line: where a loop that never ends is caught varies from one dump to the next.
+// hungFrame: the event decoder the goroutine that runs the target is in: the outermost library
+// frame named Decode (e.g. RowsEvent.Decode), else the innermost library function. Not a line,
+// nor the innermost function: where a loop that never ends is caught varies from dump to dump.
 func hungFrame(all string) string {
 	for _, g := range strings.Split(all, "\n\n") {
 		if !strings.Contains(g, "go-mysql-fuzz.Run.func") {
 			continue
 		}
-		if m := goFrame.FindStringSubmatch(g); m != nil {
-			return filepath.Base(m[2]) + ":" + strings.NewReplacer("(*", "", ")", "").Replace(m[1])
+		frames := goFrame.FindAllStringSubmatch(g, -1)
+		if len(frames) == 0 {
+			break
 		}
+		pick := frames[0]
+		for _, m := range frames {
+			if strings.HasSuffix(m[1], ".Decode") {
+				pick = m
+			}
+		}
+		return filepath.Base(pick[2]) + ":" + strings.NewReplacer("(*", "", ")", "").Replace(pick[1])
 	}
 	return "outside-library"
 }

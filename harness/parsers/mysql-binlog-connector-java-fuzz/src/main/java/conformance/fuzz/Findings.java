@@ -44,8 +44,17 @@ final class Findings {
         return "outside-library";
     }
 
-    /** Innermost library method by name, not line (where a loop that never ends is caught varies). */
+    /** The event data deserializer a hung thread is in (the outermost library frame of a
+     *  ...DataDeserializer class), else the innermost library method; by name, not line: where a
+     *  loop that never ends is caught varies from one dump to the next. */
     static String libraryMethod(StackTraceElement[] trace) {
+        for (int i = trace.length - 1; i >= 0; i--) {
+            StackTraceElement e = trace[i];
+            if (e.getClassName().startsWith(LIBRARY) && e.getClassName().endsWith("DataDeserializer")) {
+                String cls = e.getClassName();
+                return e.getFileName() + ":" + cls.substring(cls.lastIndexOf('.') + 1) + "." + e.getMethodName();
+            }
+        }
         for (StackTraceElement e : trace) {
             if (e.getClassName().startsWith(LIBRARY)) {
                 String cls = e.getClassName();
