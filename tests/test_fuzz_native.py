@@ -74,3 +74,27 @@ def test_a_recorded_native_finding_replays_with_its_signature(case):
 
 def test_every_runtime_has_a_native_target():
     assert {t.runtime for t in TARGETS.values()} >= {"go", "jvm", "rust", "python"}
+
+
+def test_a_go_corpus_file_decodes_to_its_bytes():
+    from harness.fuzz.native.go import decode_corpus_file
+    text = 'go test fuzz v1\n[]byte("\\xfebin\\x00\\n\\t\\"\\\\é\\u00e9A")\n'
+    assert decode_corpus_file(text) == b"\xfebin\x00\n\t\"\\" + "é".encode() + "é".encode() + b"A"
+
+
+def test_a_parser_without_a_native_target_is_a_usage_error(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "harness", "fuzz", "--engine", "native", "--parser", "oracle",
+                           "--seconds", "1", "--out", str(tmp_path)], cwd=REPO, capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 2 and "no native fuzz target" in proc.stderr
+
+
+def test_findings_are_one_per_signature_the_smallest_reproducer(tmp_path):
+    from harness.fuzz.native.session import gather, write_finding
+    found = tmp_path / "File" / "findings"
+    found.mkdir(parents=True)
+    write_finding(found, b"x" * 30, {"kind": "crash", "signature": "crash:a@f.go:1", "detail": "big"})
+    write_finding(found, b"y" * 3, {"kind": "crash", "signature": "crash:a@f.go:1", "detail": "small"})
+    write_finding(found, b"z", {"kind": "expectation", "signature": "expectation:op", "detail": "not native"})
+    got = gather(tmp_path, ["File"])
+    assert [(f.signature, f.reproducer.read_bytes()) for f in got] == [("crash:a@f.go:1", b"yyy")]
