@@ -60,10 +60,15 @@ def test_a_runtime_parser_has_its_runtime_folder_manifest_lock_and_adapter(entry
 
 
 def test_every_parser_folder_belongs_to_an_entry() -> None:
+    """An adapter's folder to its registry entry; a fuzz targets' folder (issue 31) to its native
+    target (harness/fuzz/native/TARGETS)."""
+    from harness.fuzz.native import TARGETS
     targets = {p.target for p in PARSERS if not p.in_process}
+    fuzz_folders = {t.folder for t in TARGETS.values() if t.folder}
     folders = {d.name for d in PARSERS_DIR.iterdir()
                if d.is_dir() and d.name != "__pycache__" and not d.name.endswith(SHARED_SUFFIX)}
-    assert folders == targets
+    assert folders == targets | fuzz_folders
+    assert not fuzz_folders & targets
 
 
 def test_nothing_but_the_registry_lists_parser_names() -> None:
