@@ -10,6 +10,7 @@ and the loop starts the engine again with the corpus it has grown."""
 from __future__ import annotations
 
 import abc
+import dataclasses
 import hashlib
 import json
 import os
@@ -26,7 +27,7 @@ from . import NativeTarget
 Say = Callable[[str], None]
 PROGRESS_EVERY_S = 10.0
 MIN_ROUND_S = 3  # a restart with less time left than this is not worth the engine's start-up
-MAX_ROUNDS = 50
+MAX_ROUNDS = 500  # an engine that aborts on a known allocation restarts often (libFuzzer without a sanitizer cannot catch it)
 
 
 @dataclass(frozen=True)
@@ -146,7 +147,10 @@ def run_rounds(rt: NativeRuntime, built: Path, target: NativeTarget, entry: str,
     log_path = work / "engine.log"
     while deadline - time.monotonic() >= MIN_ROUND_S or run.rounds == 0:
         run.rounds += 1
-        launch = rt.launch(built, target, entry, work, max(1, int(deadline - time.monotonic())), s)
+        # another seed each round: the same seed over the same corpus replays the mutations that
+        # stopped the last round, and the round stops at once on the same finding again
+        launch = rt.launch(built, target, entry, work, max(1, int(deadline - time.monotonic())),
+                           dataclasses.replace(s, seed=s.seed + run.rounds))
         env = {**launch.env, "NATIVE_FUZZ_FINDINGS": str(work / "findings"), "NATIVE_FUZZ_TIMEOUT": str(s.timeout)}
         round_execs, lines, said = 0, [], time.monotonic()
         with open(log_path, "a") as log:
