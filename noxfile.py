@@ -114,6 +114,17 @@ def fuzz(session: nox.Session) -> None:
 
 
 @nox.session
+def fuzz_native(session: nox.Session) -> None:
+    """Every native engine in turn (issue 31): go test -fuzz on go-mysql, Jazzer on
+    mysql-binlog-connector-java, libFuzzer on mysql_common, atheris on python-mysql-replication,
+    each steered by the library's own coverage; a table of executions, coverage and findings,
+    summaries in build/fuzz-native/<parser>/. Posargs go to `python -m harness.fuzz.native all`
+    (e.g. --seconds 600, --record corpus/findings)."""
+    session.install("-e", ".[fuzz,parsers]")
+    session.run("python", "-m", "harness.fuzz.native", "all", *session.posargs)
+
+
+@nox.session
 def wire_faults(session: nox.Session) -> None:
     """The catalogue of wire faults (docs/wire-faults.md) under python-mysql-replication (which
     resumes after a cut), mysqlbinlog --read-from-remote-server --raw and zongji-vlasky: a fault x

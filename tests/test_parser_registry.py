@@ -61,13 +61,17 @@ def test_a_runtime_parser_has_its_runtime_folder_manifest_lock_and_adapter(entry
 
 def test_every_parser_folder_belongs_to_an_entry() -> None:
     """A runtime parser's folder is its target; an in-process parser's holds its manifest only
-    (harness/manifests.py)."""
+    (harness/manifests.py); a fuzz targets' folder (issue 31) belongs to its native target
+    (harness/fuzz/native/TARGETS)."""
+    from harness.fuzz.native import TARGETS
     from harness.manifests import MANIFEST, folder_of
     targets = {p.target for p in PARSERS if not p.in_process}
     manifest_only = {folder_of(p) for p in PARSERS if p.in_process}
+    fuzz_folders = {t.folder for t in TARGETS.values() if t.folder}
     folders = {d.name for d in PARSERS_DIR.iterdir()
                if d.is_dir() and d.name != "__pycache__" and not d.name.endswith(SHARED_SUFFIX)}
-    assert folders == targets | manifest_only
+    assert folders == targets | manifest_only | fuzz_folders
+    assert not fuzz_folders & targets
     for name in manifest_only:
         assert [f.name for f in (PARSERS_DIR / name).iterdir()] == [MANIFEST]
 

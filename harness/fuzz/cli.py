@@ -1,10 +1,13 @@
 """Command line of the fuzz engines (issue 7):
 
-    python -m harness fuzz --parser NAME --engine {mutate,hypothesis,atheris}
+    python -m harness fuzz --parser NAME --engine {mutate,hypothesis,atheris,native}
                            [--seconds N | --count N] [--seed S] [--out DIR] [--differential]
+                           [--json [FILE]] [--record [DIR]]
 
 `mutate` walks the operator catalogue over the seed binlogs deterministically, `hypothesis` runs
-the binlog strategies (generators/strategies), `atheris` a coverage-guided libFuzzer session.
+the binlog strategies (generators/strategies), `atheris` a coverage-guided libFuzzer session,
+`native` a coverage-guided session inside the parser's own runtime, steered by the library's
+coverage (go test -fuzz, Jazzer, libFuzzer, atheris; harness/fuzz/native/).
 Every run ends with one summary line (inputs run, per second, findings by kind) and exits 0 when
 there is no finding, 1 when there is (2 on bad usage, or when no input could run). --differential also decodes every input
 with the oracle and counts any disagreement with it as a finding. The older forms
@@ -27,8 +30,8 @@ from harness import selection
 
 from .seeds import DEFAULT_MAX_BYTES, DEFAULT_WINDOWS, default_seed_dirs, load_seeds
 
-ENGINES = ("mutate", "hypothesis", "atheris")
-DEFAULT_COUNT = {"mutate": 10000, "hypothesis": 200, "atheris": 0}
+ENGINES = ("mutate", "hypothesis", "atheris", "native")
+DEFAULT_COUNT = {"mutate": 10000, "hypothesis": 200, "atheris": 0, "native": 0}
 DEFAULT_SECONDS = 60  # atheris, when neither --seconds nor --count is given
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 FUZZ_KINDS = (selection.PLUGIN, selection.STREAM_COMMAND)  # one parser each
@@ -68,7 +71,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--instrument", nargs="*", default=None,
                    help="atheris: packages to instrument for coverage (default: oracle, plus the plugin's)")
     p.add_argument("--list", action="store_true", help="list the mutation operators and exit")
-    p.add_argument("--json", action="store_true", help="also print the whole summary as JSON")
+    p.add_argument("--json", nargs="?", const="-", default=None, metavar="FILE",
+                   help="also the whole summary as JSON: printed, or written to FILE")
+    p.add_argument("--record", nargs="?", const=str(Path(__file__).resolve().parents[2] / "corpus" / "findings"),
+                   default=None, metavar="DIR",
+                   help="native: replay, minimise and record each new finding as a case under DIR/<parser>/ "
+                        "(default corpus/findings)")
     p.set_defaults(run=run)
 
 
@@ -110,17 +118,24 @@ def run(args: argparse.Namespace) -> int:
     from .testee_target import transport_of
     summary.setdefault("transport", transport_of(args.parser))
     _note_transport(args.out, summary["transport"])
-    if args.json:
-        print(json.dumps({k: v for k, v in summary.items() if k != "per_operator"}, indent=2, default=str))
+    if args.json and engine != "native":  # native writes the issue's shape itself
+        text = json.dumps({k: v for k, v in summary.items() if k != "per_operator"}, indent=2, default=str)
+        print(text) if args.json == "-" else Path(args.json).write_text(text + "\n")
     print(summary_line(engine, args.parser or "oracle", summary))
     if summary.get("error"):  # no input ran: not a clean result
         print(f"error: {summary['error']}", file=sys.stderr)
         return EXIT_USAGE
-    return EXIT_FINDINGS if sum(summary["findings"]["by_kind"].values()) else EXIT_OK
+    return EXIT_FINDINGS if sum(_by_kind(summary).values()) else EXIT_OK
+
+
+def _by_kind(summary: dict[str, Any]) -> dict[str, int]:
+    """Findings by kind: the engines' summaries keep them under findings, the native one beside
+    its list of findings (the issue's JSON shape)."""
+    return summary["by_kind"] if "by_kind" in summary else summary["findings"]["by_kind"]
 
 
 def summary_line(engine: str, parser: str, summary: dict[str, Any]) -> str:
-    by_kind = {k: v for k, v in summary["findings"]["by_kind"].items() if v}
+    by_kind = {k: v for k, v in _by_kind(summary).items() if v}
     found = ", ".join(f"{k} {v}" for k, v in by_kind.items()) if by_kind else "none"
     rate = summary.get("inputs_per_s")
     extra = summary.get("line_extra", "")
@@ -254,8 +269,13 @@ def _instrumented(parser: str | None) -> tuple[str, ...]:
     return ("oracle", *((own,) if own else ()))
 
 
+def _native(args: argparse.Namespace) -> dict[str, Any]:
+    from .native.run import run as run_native
+    return run_native(args)
+
+
 ENGINE_RUNNERS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
-    "mutate": _mutate, "hypothesis": _hypothesis, "atheris": _atheris}
+    "mutate": _mutate, "hypothesis": _hypothesis, "atheris": _atheris, "native": _native}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,46 @@
+"""The `native` engine (issue 31): coverage-guided fuzzing inside each parser's own runtime, steered
+by the coverage of the library under test rather than of our oracle.
+
+    python -m harness fuzz --engine native --parser NAME --seconds N --out DIR [--json FILE]
+
+One module per runtime (go.py: `go test -fuzz`; jvm.py: Jazzer; rust.py: libFuzzer through
+libfuzzer-sys; python.py: atheris over the library's own package), each exposing RUNTIME, a
+`NativeRuntime`, found by the runtime's name as harness/runtimes does: adding a runtime is one
+module and its rows in TARGETS. The fuzz targets' sources are folders beside the adapters
+(harness/parsers/<name>-fuzz/), built into the cache like them.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .session import NativeRuntime
+
+
+@dataclass(frozen=True)
+class NativeTarget:
+    """A parser's fuzz targets: the runtime that runs them, the folder of their sources (under
+    harness/parsers/, None for Python), the entry points (one per library entry point that
+    decodes a file or an event), and the prefix that marks the library's own stack frames."""
+
+    parser: str
+    runtime: str
+    folder: str | None
+    entry_points: tuple[str, ...]
+    library_frames: str
+
+
+TARGETS: dict[str, NativeTarget] = {t.parser: t for t in (
+    NativeTarget("go-mysql-file", "go", "go-mysql-fuzz", ("File", "Event"), "github.com/go-mysql-org/go-mysql/"),
+    NativeTarget("mysql-binlog-connector-java-file", "jvm", "mysql-binlog-connector-java-fuzz",
+                 ("FileReader", "EventDeserializer"), "com.github.shyiko.mysql.binlog"),
+    NativeTarget("mysql-common-file", "rust", "mysql-common-fuzz", ("binlog_file",), "mysql_common"),
+    NativeTarget("python-mysql-replication-file", "python", None, ("file",), "pymysqlreplication"),
+)}
+
+
+def runtime_of(target: NativeTarget) -> "NativeRuntime":
+    """RUNTIME of harness/fuzz/native/<runtime>.py: no list of runtimes to edit."""
+    return importlib.import_module(f"{__name__}.{target.runtime}").RUNTIME

@@ -1,0 +1,143 @@
+"""Rust: libFuzzer through libfuzzer-sys (crates.io, pinned in harness/parsers/mysql-common-fuzz/
+Cargo.lock) on stable Rust, without cargo-fuzz: cargo-fuzz's `--sanitizer none` build is
+RUSTFLAGS for sancov coverage plus `--cfg fuzzing`, which stable rustc accepts as they are
+(`-Cpasses=sancov-module` and LLVM's -sanitizer-coverage-* options; no -Z flag), so this module
+passes them itself and spares CI the cargo-fuzz install. Built with `--target <host>` so the
+flags reach neither build scripts nor proc-macros (as cargo-fuzz does), in a target directory of
+its own in the cache. AddressSanitizer would need nightly (-Zsanitizer) and is not used: overflow
+checks and debug assertions are on. The target catches the library's panics; an abort (an
+allocation that fails under RLIMIT_AS), a timeout or libFuzzer's RSS limit stops the engine,
+whose artifact is replayed by the same binary for its signature."""
+from __future__ import annotations
+
+import json
+import os
+import platform
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from harness.runtimes.base import PARSERS_DIR, cache_root, run_logged
+from harness.runtimes.rust import BINARY, RustRuntime, _package_name
+
+from . import NativeTarget
+from .session import (EntryRun, Found, Launch, NativeRuntime, NativeSettings, Progress, Say, drop_from_corpus,
+                      run_rounds, write_corpus, write_finding)
+
+HOST = f"{platform.machine()}-unknown-linux-gnu"
+SANCOV_RUSTFLAGS = " ".join((
+    "--cfg fuzzing", "-Cpasses=sancov-module", "-Cllvm-args=-sanitizer-coverage-level=4",
+    "-Cllvm-args=-sanitizer-coverage-inline-8bit-counters", "-Cllvm-args=-sanitizer-coverage-pc-table",
+    "-Cllvm-args=-sanitizer-coverage-trace-compares", "-Cdebug-assertions", "-Coverflow-checks"))
+_LIBRARY_FRAME = re.compile(r"^\s+\d+: (?:<)?mysql_common::.*\n\s+at (\S+?\.rs):(\d+):\d+", re.M)
+_STATS = re.compile(r"^#(\d+)\s+(INITED|NEW|REDUCE|pulse|DONE)\s+cov: (\d+) ft: (\d+)")
+
+
+class RustFuzzBuild(RustRuntime):
+    """The fuzz crate with sancov RUSTFLAGS, in its own target directory (the flags change every
+    crate's build); nothing of rust-shared."""
+
+    def shared(self) -> list[Path]:
+        return []
+
+    def environment(self) -> dict[str, str]:
+        env = super().environment()
+        env["CARGO_TARGET_DIR"] = str(cache_root() / "cargo" / "fuzz-target")
+        env["RUSTFLAGS"] = SANCOV_RUSTFLAGS
+        return env
+
+    def _build(self, work: Path, say: Say) -> None:
+        env = self.environment()
+        run_logged(["cargo", "build", "--release", "--locked", "--target", HOST], work, say, env)
+        shutil.copy2(Path(env["CARGO_TARGET_DIR"]) / HOST / "release" / _package_name(work), work / BINARY)
+
+
+BUILD = RustFuzzBuild()
+
+
+class RustNative(NativeRuntime):
+    name = "rust"
+    engine = "libfuzzer (libfuzzer-sys)"
+    coverage_unit = "edges (libFuzzer cov)"
+
+    def build(self, target: NativeTarget, say: Say) -> Path:
+        return BUILD.build(PARSERS_DIR / str(target.folder), say)
+
+    def run(self, target, seeds, s, say) -> list[EntryRun]:
+        """As every runtime, under RLIMIT_AS: an allocation the library asks for on an untrusted
+        length fails (and aborts) instead of taking the machine's memory."""
+        built = self.build(target, say)
+        runs = []
+        for entry in target.entry_points:
+            work = s.out / entry
+            write_corpus(work / "corpus", seeds, s.max_len)
+            (work / "findings").mkdir(parents=True, exist_ok=True)
+            runs.append(run_rounds(self, built, target, entry, work, s.seconds / len(target.entry_points), s, say,
+                                   address_space_mb=s.memory_mb))
+        return runs
+
+    def launch(self, built: Path, target: NativeTarget, entry: str, work: Path, seconds: int,
+               s: NativeSettings) -> Launch:
+        (work / "artifacts").mkdir(parents=True, exist_ok=True)
+        argv = [str(built / BINARY), f"-max_total_time={seconds}", f"-timeout={int(max(1, s.timeout))}",
+                f"-rss_limit_mb={s.memory_mb}", f"-max_len={s.max_len}", f"-seed={s.seed or 1}",
+                f"-artifact_prefix={work / 'artifacts'}/", "-print_final_stats=1", str(work / "corpus")]
+        return Launch(argv, {**os.environ, "RUST_BACKTRACE": "1"}, work)
+
+    def progress(self, line: str) -> Progress | None:
+        m = _STATS.search(line)
+        if not m:
+            return None
+        return Progress(executions=int(m.group(1)), coverage=int(m.group(3)), initial=m.group(2) == "INITED")
+
+    def stopped(self, built: Path, target: NativeTarget, entry: str, work: Path, log: str) -> list[Found]:
+        found = []
+        for artifact in sorted((work / "artifacts").glob("*")):
+            data = artifact.read_bytes()
+            artifact.unlink()
+            drop_from_corpus(work, data)
+            note = self.replay(built, target, entry, data, NativeSettings(0, work))
+            if note is None:  # clean outside the engine: a slow unit under load, not a finding
+                continue
+            note["engine_minimised"] = False
+            rep = write_finding(work / "findings", data, note)
+            found.append(Found(note["kind"], note["signature"], note.get("detail", ""), rep, entry))
+        return found
+
+    def replay(self, built: Path, target: NativeTarget, entry: str, data: bytes, s: NativeSettings) -> dict[str, Any] | None:
+        from harness.fuzz.crash_site import stderr_site
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "input"
+            path.write_bytes(data)
+            (Path(tmp) / "notes").mkdir()
+            limit = s.memory_mb * 2**20
+
+            def limits() -> None:
+                import resource
+                resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+            proc = subprocess.run([str(built / BINARY), f"-timeout={int(max(1, s.timeout))}",
+                                   f"-rss_limit_mb={s.memory_mb}", str(path)], capture_output=True, text=True,
+                                  errors="replace", timeout=s.timeout + 60, preexec_fn=limits,
+                                  env={**os.environ, "RUST_BACKTRACE": "1", "NATIVE_FUZZ_FINDINGS": str(Path(tmp) / "notes")})
+            notes = sorted((Path(tmp) / "notes").glob("*.json"))
+            if notes:
+                return json.loads(notes[0].read_text())
+        if proc.returncode == 0:
+            return None
+        err = proc.stderr
+        if "libFuzzer: timeout" in err:
+            return {"kind": "hang", "signature": f"hang@{entry}", "detail": "libFuzzer timeout", "stack": err[-4000:]}
+        memory = "memory allocation of" in err or "out-of-memory" in err
+        kind = "memory" if memory else "crash"
+        frame = _LIBRARY_FRAME.search(err)  # the allocation's caller in the library, from the backtrace
+        site = (f"{'allocation' if memory else 'abort'}@{Path(frame.group(1)).name}:{frame.group(2)}" if frame
+                else stderr_site(err) or "abort")
+        said = [ln for ln in err.splitlines() if re.search(r"memory allocation of|panicked|ERROR: libFuzzer", ln)]
+        return {"kind": kind, "signature": f"{kind}:{site}", "detail": (said or [""])[0][:300],
+                "stack": err[-4000:]}
+
+
+RUNTIME = RustNative()
