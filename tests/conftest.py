@@ -11,6 +11,7 @@ import os
 
 import pytest
 
+from tests import tiers
 from tests.sample_fixtures import sample_binlog, sample_dirs  # noqa: F401 (suite-wide fixtures)
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
@@ -18,6 +19,13 @@ IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "allow_skip_in_ci: a skip of this test is acceptable in CI")
+    for name, what in tiers.MARKERS.items():
+        config.addinivalue_line("markers", f"{name}: {what}")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tier markers (server, build, quick: tests/tiers.py) for `-m quick` and the xdist groups."""
+    tiers.mark(items)
 
 
 @pytest.hookimpl(hookwrapper=True)
