@@ -89,9 +89,13 @@ def xdist_group(item: pytest.Item, tier_: str) -> str | None:
     (its module-scoped servers, builds and port ranges stay on one worker). Quick tests spread."""
     if tier_ == "quick":
         return None
+    from generators.samples import SAMPLE_PROFILES  # noqa: PLC0415
+
     params = getattr(getattr(item, "callspec", None), "params", {})
-    if "sample_binlog" in getattr(item, "fixturenames", ()) and isinstance(params.get("profile"), str):
-        return f"samples:{params['profile']}"
+    if "sample_dirs" in getattr(item, "fixturenames", ()):  # sample_binlog asks for it too
+        profile = next((v for v in params.values() if isinstance(v, str) and v in SAMPLE_PROFILES), None)
+        if profile:
+            return f"samples:{profile}"
     return item.path.name
 
 
