@@ -30,6 +30,7 @@ class FreshState:
     objects: frozenset[tuple[str, str, str]]  # (kind, schema, name): tables, routines, events
     accounts: frozenset[tuple[str, str]]
     binlogs: tuple[str, ...]
+    gtids: str  # gtid_executed (MySQL) or gtid_binlog_state (MariaDB): a reset sets it back
 
 
 def _rows(server: Server, sql: str) -> list[tuple[str, ...]]:
@@ -60,9 +61,14 @@ def _objects(server: Server) -> tuple[frozenset[str], frozenset[tuple[str, str, 
             frozenset((r[1], r[2]) for r in rows if r[0] == "account"))
 
 
+def _gtid_variable(server: Server) -> str:
+    return "gtid_binlog_state" if server.profile.flavor == "mariadb" else "gtid_executed"
+
+
 def state(server: Server) -> FreshState:
     schemas, objects, accounts = _objects(server)
-    return FreshState(_variables(server), schemas, objects, accounts, tuple(server.binlog_files()))
+    gtids = (server.scalar(f"SELECT @@GLOBAL.{_gtid_variable(server)}") or "").replace("\n", "")
+    return FreshState(_variables(server), schemas, objects, accounts, tuple(server.binlog_files()), gtids)
 
 
 def _replica_configured(server: Server) -> bool:
@@ -92,14 +98,18 @@ def reset(server: Server, fresh: FreshState) -> str | None:
         drops += [f"DROP USER '{u}'@'{h}';" for u, h in sorted(accounts - fresh.accounts)]
         if drops:
             server.execute("\n".join(drops))
-        server.execute(_reset_binlogs_sql(server) + ";" + "FLUSH BINARY LOGS;" * (len(fresh.binlogs) - 1))
+        # the GTIDs a fresh server had (its start-up's own transactions) come back as purged/state,
+        # so the test's transactions number as on a fresh server
+        restore = (f"SET GLOBAL {'gtid_binlog_state' if server.profile.flavor == 'mariadb' else 'gtid_purged'}"
+                   f" = '{fresh.gtids}';" if fresh.gtids else "")
+        server.execute(_reset_binlogs_sql(server) + ";" + restore + "FLUSH BINARY LOGS;" * (len(fresh.binlogs) - 1))
         after = state(server)
     except SQLError as e:
         return f"the reset failed: {e}"
     if after.variables != fresh.variables:
         changed = sorted(n for n, _ in after.variables ^ fresh.variables)
         return f"global variables changed: {', '.join(changed[:5])}"
-    for what in ("schemas", "objects", "accounts", "binlogs"):
+    for what in ("schemas", "objects", "accounts", "binlogs", "gtids"):
         if getattr(after, what) != getattr(fresh, what):
             return f"{what} differ from a fresh server's"
     return None
