@@ -44,7 +44,8 @@ def tests(session: nox.Session) -> None:
 def quick(session: nox.Session) -> None:
     """The fast tier (under 5 minutes, no server, no build): every module's unit tests, the tests
     marked `quick` (tests/tiers.py). Run it on every edit; `tests` before a push."""
-    session.install("-e", ".[test,parsers]")
+    # servers: docker-py and PyMySQL are imported by some quick tests' modules; no server starts
+    session.install("-e", ".[test,parsers,servers]")
     args = list(session.posargs)
     session.run("pytest", "-ra", "-m", "quick", *_workers(args, "auto"), *args)
 
