@@ -1,4 +1,4 @@
-"""Sessions: tests (the CI gate), conformance (the main job), bench, generate, fuzz, spark."""
+"""Sessions: tests (the CI gate), quick (the fast tier), conformance (the main job), bench, generate, fuzz, spark."""
 from __future__ import annotations
 
 import nox
