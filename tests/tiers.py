@@ -69,7 +69,7 @@ FILES: dict[str, tuple[str, str]] = {
 
 MARKERS = {
     "server": "needs a real MySQL/MariaDB server in a container",
-    "build": "builds or launches a runtime parser, Spark, or a package build (tests/tiers.py)",
+    "build": "builds or launches a runtime parser, Spark, a package build, or a real tool over whole corpora (tests/tiers.py)",
     "quick": "the fast tier: no server, no build (nox -s quick; tests/tiers.py)",
 }
 
@@ -87,8 +87,8 @@ def xdist_group(item: pytest.Item, tier_: str) -> str | None:
     build: a sample binlog test goes with the other tests of that server profile (the session
     writes each profile's samples once per worker), any other server or build test with its file
     (its module-scoped servers, builds and port ranges stay on one worker). Quick tests spread."""
-    if tier_ == "quick":
-        return None
+    if tier_ == "quick" or (tier_ == "build" and item.path.name not in FILES):
+        return None  # a test marked build in a quick file shares nothing with its neighbours
     from generators.samples import SAMPLE_PROFILES  # noqa: PLC0415
 
     params = getattr(getattr(item, "callspec", None), "params", {})
