@@ -1,4 +1,4 @@
-"""Sessions: tests (the CI gate), conformance (the main job), bench, generate, fuzz, spark."""
+"""Sessions: tests (the CI gate), quick (the fast tier), conformance (the main job), bench, generate, fuzz, spark."""
 from __future__ import annotations
 
 import nox
@@ -19,13 +19,35 @@ def _option(args: list[str], name: str) -> str | None:
     return None
 
 
+# pytest-xdist workers for `tests`: most of the suite's time is spent waiting (server start-up,
+# real clients, JVMs), so more workers than cores pays; tests sharing a server, a build or a port
+# range stay on one worker (--dist loadgroup, groups in tests/tiers.py). `-n N` in posargs wins.
+TEST_WORKERS = "4"
+
+
+def _workers(args: list[str], default: str) -> list[str]:
+    return [] if any(a == "-n" or a.startswith(("-n=", "--numprocesses")) or (a.startswith("-n") and a[2:].isdigit())
+                     for a in args) else ["-n", default, "--dist", "loadgroup"]
+
+
 @nox.session
 def tests(session: nox.Session) -> None:
     """The whole test suite. With CI=true, tests that need a server fail instead of skipping."""
     # servers: real MySQL/MariaDB; spark: tests/test_spark.py; parsers: python-mysql-replication
     # (a built-in harness plugin); fuzz: atheris (tests/test_fuzz.py runs a short session)
     session.install("-e", ".[test,servers,spark,parsers,fuzz]")
-    session.run("pytest", "-ra", *session.posargs)
+    args = list(session.posargs)
+    session.run("pytest", "-ra", *_workers(args, TEST_WORKERS), *args)
+
+
+@nox.session
+def quick(session: nox.Session) -> None:
+    """The fast tier (under 5 minutes, no server, no build): every module's unit tests, the tests
+    marked `quick` (tests/tiers.py). Run it on every edit; `tests` before a push."""
+    # servers: docker-py and PyMySQL are imported by some quick tests' modules; no server starts
+    session.install("-e", ".[test,parsers,servers]")
+    args = list(session.posargs)
+    session.run("pytest", "-ra", "-m", "quick", *_workers(args, "auto"), *args)
 
 
 JOBS = "4"  # parsers side by side: stream parsers wait on the wire, so more jobs than cores pays

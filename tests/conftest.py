@@ -11,13 +11,22 @@ import os
 
 import pytest
 
+from tests import tiers
 from tests.sample_fixtures import sample_binlog, sample_dirs  # noqa: F401 (suite-wide fixtures)
+from tests.server_pool import server_pool  # noqa: F401 (suite-wide: start_server's servers, reused)
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "allow_skip_in_ci: a skip of this test is acceptable in CI")
+    for name, what in tiers.MARKERS.items():
+        config.addinivalue_line("markers", f"{name}: {what}")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tier markers (server, build, quick: tests/tiers.py) for `-m quick` and the xdist groups."""
+    tiers.mark(items)
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -17,6 +17,7 @@ import pytest
 from generators import docker_env
 from generators.profiles import ServerProfile
 from generators.server import Server, running_server
+from tests.server_pool import ServerPool
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
@@ -44,13 +45,19 @@ def require_image(profile: ServerProfile, allow_in_ci: bool = False) -> None:
 
 
 @pytest.fixture
-def start_server() -> Iterator[Callable[..., Server]]:
-    """`start_server(profile, settings)` -> a ready Server, removed at test teardown."""
+def start_server(server_pool: ServerPool) -> Iterator[Callable[..., Server]]:
+    """`start_server(profile, settings)` -> a ready Server as a fresh one is: from the session's
+    pool, put back to fresh after the test (checked; see generators/server_reuse.py), or started.
+    `fresh=True` always starts a new container, removed at test teardown."""
     with ExitStack() as stack:
         def start(profile: ServerProfile, settings: dict[str, str] | None = None,
-                  allow_skip_in_ci: bool = False) -> Server:
+                  allow_skip_in_ci: bool = False, fresh: bool = False) -> Server:
             require_image(profile, allow_skip_in_ci)
-            return stack.enter_context(running_server(profile, settings or {}))
+            if fresh:
+                return stack.enter_context(running_server(profile, settings or {}))
+            server = server_pool.acquire(profile, settings or {})
+            stack.callback(server_pool.release, server)
+            return server
         yield start
 
 

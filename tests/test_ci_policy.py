@@ -18,16 +18,18 @@ SKIPS = {
 }
 
 
+@pytest.mark.parametrize("workers", [(), ("-n", "2", "--dist", "loadgroup")], ids=["serial", "xdist"])
 @pytest.mark.parametrize("name", sorted(SKIPS))
 @pytest.mark.parametrize("ci", ["true", ""])
-def test_a_skip_fails_only_under_ci(name: str, ci: str, tmp_path: Path) -> None:
+def test_a_skip_fails_only_under_ci(name: str, ci: str, workers: tuple[str, ...], tmp_path: Path) -> None:
+    """Also under pytest-xdist (nox -s tests runs with -n): the hooks run in each worker."""
     tests = tmp_path / "tests"
     tests.mkdir()
     (tests / "conftest.py").write_text((ROOT / "tests" / "conftest.py").read_text(encoding="utf-8"), encoding="utf-8")
     (tests / name).write_text(SKIPS[name], encoding="utf-8")
     env = {**os.environ, "CI": ci, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", str(tmp_path),
-                          str(tests / name)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+                          *workers, str(tests / name)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     if ci:
         assert out.returncode != 0 and "a skip is a failure in CI" in out.stdout, out.stdout
     else:

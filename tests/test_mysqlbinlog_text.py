@@ -55,6 +55,7 @@ def _header_disagreements(dump: TextDump, path: Path) -> list:
     return [d for d in report.disagreements if d.field in HEADER_CHECKS]
 
 
+@pytest.mark.build  # the real mariadb-binlog over every external binlog (one takes minutes): not the fast tier
 @pytest.mark.parametrize("binlog", EXTERNAL, ids=lambda b: b.name)
 def test_mariadb_binlog_text_parses_and_matches_the_oracle_headers(binlog):
     """Every event mariadb-binlog prints is recognised, and its header agrees with the oracle."""

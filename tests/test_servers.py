@@ -97,9 +97,10 @@ def _mine() -> set[str]:
         all=True, filters={"label": f"{docker_env.OWNER_LABEL}={os.getpid()}"})}
 
 
-def test_start_error_has_log_tail_and_cleans_up() -> None:
+def test_start_error_has_log_tail_and_cleans_up(server_pool) -> None:
     profile = get("mariadb-10.11")
     require_image(profile)
+    server_pool.close()  # the idle servers earlier tests left for reuse (tests/server_pool.py)
     assert not _mine()
     with (pytest.raises(ServerStartError) as info,
           running_server(profile, {"no_such_option_xyz": "1"}, start_timeout=60)):

@@ -304,6 +304,7 @@ KNOWN = {
 }
 
 
+@pytest.mark.build  # real parsers in child processes over generated binlogs: not the fast tier (tests/tiers.py)
 @pytest.mark.parametrize("parser, count", [("python-mysql-replication-file", 60), ("mariadb-binlog", 20)])
 def test_parsers_agree_with_the_oracle_or_reject_cleanly(parser: str, count: int, tmp_path: Path) -> None:
     reason = _unavailable(parser)

@@ -1,4 +1,4 @@
-"""The triage table of the recorded native findings (docs/findings.md, "Native fuzzing"): one
+"""The triage table of the recorded native findings (docs/findings/native-fuzzing.md): one
 row per case, from its case.json and the oracle's reason to reject the input.
 
     python -m harness.fuzz.native.report [corpus/findings]

@@ -1,0 +1,43 @@
+"""tests/tiers.py: the tier table names real files, and a test that asks for a server is never in
+the fast tier (`nox -s quick` must run without Docker)."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests import tiers
+
+TESTS = Path(__file__).resolve().parent
+
+
+def test_every_file_in_the_table_exists() -> None:
+    assert sorted(f for f in tiers.FILES if not (TESTS / f).is_file()) == []
+
+
+def test_the_table_says_why() -> None:
+    assert all(marker in ("server", "build") and why for marker, why in tiers.FILES.values())
+
+
+@pytest.mark.parametrize("expr", ["quick and (server or build)", "not quick and not server and not build"])
+def test_each_test_has_exactly_one_tier(expr: str) -> None:
+    """Over the whole collection: nothing quick also needs a server or a build, nothing is untiered."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS.parent), os.environ.get("PYTHONPATH", "")])}
+    out = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                          "-p", "no:xdist", "-m", expr], cwd=TESTS.parent, env=env, capture_output=True,
+                         text=True, timeout=600)
+    assert out.returncode == 5 and "no tests collected" in out.stdout, out.stdout[-3000:]
+
+
+def test_a_sample_binlog_test_is_a_server_test() -> None:
+    class Item:
+        fixturenames = ("sample_binlog", "profile")
+        path = TESTS / "test_roundtrip.py"
+
+        def get_closest_marker(self, name):
+            return None
+
+    assert tiers.tier(Item()) == "server"
