@@ -1,6 +1,6 @@
 """Debezium's MariaDB connector alone against a real MariaDB 10.11: the embedded engine of
 harness/parsers/debezium-mariadb (the adapter source of debezium-mysql, configured as
-docs/findings-debezium-mariadb.md says) connected straight to the server, no harness primary in
+docs/findings/debezium-mariadb.md says) connected straight to the server, no harness primary in
 between. Finding DM1 beside its control; the values compared are the oracle's decode of the file
 that same server wrote."""
 from __future__ import annotations

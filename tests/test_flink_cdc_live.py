@@ -1,7 +1,7 @@
 """Flink CDC's binlog library (flink-sql-connector-mysql-cdc 3.5.0's mysql-binlog-connector-java
 0.27.2) against a real MariaDB 10.11, no harness primary: the flink-cdc adapter's BinaryLogClient
 straight to the server, beside the Zendesk line 0.30.1 through the same adapter source as the
-control (docs/findings-flink-cdc.md, FC3)."""
+control (docs/findings/flink-cdc.md, FC3)."""
 from __future__ import annotations
 
 import json

@@ -1,6 +1,6 @@
 """The Vitess adapter (harness/parsers/vitess, vitess.io/vitess v0.24.4) built by
 harness/runtimes/go.py into the cache and run through the persistent protocol: its hello, and
-the library's findings of docs/findings-vitess.md pinned on committed corpus files (one parse
+the library's findings of docs/findings/vitess.md pinned on committed corpus files (one parse
 each, well under a second): NextLogFile's truncated name, a JSON TIME's lost value, the tagged
 Previous_gtids the library cannot read, and unsigned integers read signed from a Table_map."""
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Vitess's go/mysql (v0.24.4) alone against a real MySQL 8.0: findings V1 and V2 of
-docs/findings-vitess.md, shown by a small Go program that calls the library directly
+docs/findings/vitess.md, shown by a small Go program that calls the library directly
 (harness/parsers/vitess/probe: the dump as go/vt/binlog.BinlogConnection sends it, no harness
 primary, no adapter), each beside a control where the library is right."""
 from __future__ import annotations
