@@ -3,6 +3,7 @@ each event gets its own dicts; Binlog.event_at is parse().events[i]."""
 from __future__ import annotations
 
 import json
+import zlib
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,13 @@ from oracle.memo import BodyMemo
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = find_binlogs([ROOT / "corpus"])
+# One binlog in seven, chosen by its path (not its place in the list), so that adding a case to the
+# corpus adds at most its own test and leaves the others' ids alone (tests/collected-ids.txt).
+SAMPLE = [p for p in FILES if zlib.crc32(str(p.relative_to(ROOT)).encode()) % 7 == 0]
+
+
+def _case_id(path: Path) -> str:
+    return str(path.relative_to(ROOT / "corpus"))
 
 
 def _lines(data: bytes) -> list[str]:
@@ -81,7 +89,7 @@ def test_each_event_gets_its_own_query_body() -> None:
     assert "changed" not in again["status_vars"] and again["query"] != "changed"
 
 
-@pytest.mark.parametrize("path", FILES[::7], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", SAMPLE, ids=_case_id)
 def test_event_at_is_the_parsed_event(path: Path) -> None:
     data = path.read_bytes()
     events = Binlog.parse(data).events
@@ -96,7 +104,7 @@ def test_event_at_is_the_parsed_event(path: Path) -> None:
     assert Binlog.event_at(b"not a binlog", 0) is None
 
 
-@pytest.mark.parametrize("path", FILES[::7], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", SAMPLE, ids=_case_id)
 def test_event_at_from_a_seed_is_the_parsed_event_of_its_mutants(path: Path) -> None:
     """event_at(mutant, i, seed) starts its walk where mutant stops sharing seed's bytes: it
     must give what parsing the mutant gives, format included, for every operator's mutants."""

@@ -149,7 +149,7 @@ func isFromFile(ev mysql.BinlogEvent) bool {
 
 // rotatedTo: the file a Rotate from the file names, read by the adapter for its own stop rule
 // only (the library's NextLogFile is what the event reports; it drops the name's last four bytes
-// after StripChecksum, docs/findings-vitess.md).
+// after StripChecksum, docs/findings/vitess.md).
 func rotatedTo(ev mysql.BinlogEvent, f mysql.BinlogFormat) (string, bool) {
 	if !ev.IsRotate() {
 		return "", false

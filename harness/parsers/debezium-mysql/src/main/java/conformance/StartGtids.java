@@ -12,7 +12,7 @@ import java.util.Map;
  * Debezium's MariaDB connector always streams by GTID (`MariaDbConnection.isGtidModeEnabled` is
  * true): an offset without `gtids` makes it call `BinaryLogClient.setGtidSet("")`, which turns
  * GTID mode on without a set, and the dump fails with a NullPointerException
- * (docs/findings-debezium-mariadb.md, DM1). So the offset carries what MariaDB itself says the
+ * (docs/findings/debezium-mariadb.md, DM1). So the offset carries what MariaDB itself says the
  * GTID position of that place is, `SELECT BINLOG_GTID_POS(file, pos)`, asked over MariaDB's own
  * JDBC driver (the connector's). The MySQL connector dumps by file and position
  * (gtid.ignore.on.recovery): none is asked. */
