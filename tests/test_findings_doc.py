@@ -25,7 +25,8 @@ def test_a_changed_gate_file_is_seen_and_write_repairs_it(tmp_path: Path) -> Non
     assert len(problems) == 2 and "canal" in problems[1]  # the index's table and the Canal page
     assert findings_doc.write(tmp_path) == [Path("docs/findings.md"), Path("docs/findings/canal.md")]
     assert findings_doc.check(tmp_path) == []
-    assert "| canal | [canal](findings/canal.md) | 83 |" in (tmp_path / "docs/findings.md").read_text()
+    entries = sum(1 for line in canal.read_text().splitlines() if line.strip() and not line.startswith("#"))
+    assert f"| canal | [canal](findings/canal.md) | {entries} |" in (tmp_path / "docs/findings.md").read_text()
 
 
 def test_every_page_is_linked_from_the_index_and_links_back() -> None:

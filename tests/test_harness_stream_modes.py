@@ -193,7 +193,7 @@ def _project_cwd(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(PROJECT), os.environ.get("PYTHONPATH")])))
 
 
-E2E = [CORPUS / "mysql-5.7" / "replica_apply--row" / "binlog.000002",  # a GTID set to start from
+E2E = [CORPUS / "mysql-8.0" / "replica_apply--row" / "binlog.000002",  # a GTID set to start from (8.0.14+: the library's supported versions)
        CORPUS / "mariadb-10.11" / "ddl_dml_basic--row"]
 
 

@@ -89,5 +89,6 @@ def test_headline_counts_from_results_and_findings(tmp_path):
     gate = xf.gate(rs, [xf.Entry("b", "mismatch", "", 1)])
     text = markdown(rs, {"p-file": gate}, findings, "run X")
     assert text.startswith("1 parsers × 4 cases from 1 server versions (MariaDB 10.11); from run X.")
-    # applicable: a and b; checks: rows 9 of 10, metadata none compared, framing 20 of 20
-    assert "| p-file | stream | 2 | 1/2 | 90.0% | - | 100% | 1 | 2 | 1 | 1 | 2 |" in text
+    # applicable: a and b; checks: rows 9 of 10, metadata none compared, framing 20 of 20;
+    # unexpected: d only (a skip without an entry); e is not applicable and needs none
+    assert "| p-file | stream | 2 | 1/2 | 90.0% | - | 100% | 1 | 1 | 1 | 1 | 2 |" in text

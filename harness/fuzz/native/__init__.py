@@ -13,10 +13,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .session import NativeRuntime
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -41,6 +38,7 @@ TARGETS: dict[str, NativeTarget] = {t.parser: t for t in (
 )}
 
 
-def runtime_of(target: NativeTarget) -> "NativeRuntime":
-    """RUNTIME of harness/fuzz/native/<runtime>.py: no list of runtimes to edit."""
+def runtime_of(target: NativeTarget) -> Any:
+    """RUNTIME of harness/fuzz/native/<runtime>.py (a session.NativeRuntime; not imported here,
+    since session imports this package): no list of runtimes to edit."""
     return importlib.import_module(f"{__name__}.{target.runtime}").RUNTIME
