@@ -39,5 +39,5 @@ def test_every_page_is_linked_from_the_index_and_links_back() -> None:
 def test_the_headline_still_counts_each_librarys_numbered_findings_after_the_split() -> None:
     from harness.headline import numbered_findings
     counts = numbered_findings(findings_doc.combined_text())
-    assert counts["python-mysql-replication"] == 14 and counts["go-mysql"] == 7
-    assert counts["mysql-binlog-connector-java"] == 11 and counts["mysql-binlog-connector-rust"] == 11
+    assert counts["python-mysql-replication"] == 15 and counts["go-mysql"] == 7
+    assert counts["mysql-binlog-connector-java"] == 11 and counts["mysql-binlog-connector-rust"] == 16
