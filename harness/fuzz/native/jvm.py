@@ -19,14 +19,14 @@ from harness.runtimes.base import PARSERS_DIR, run_logged
 from harness.runtimes.jvm import JVM_OPTIONS, LIB_DIR, JvmRuntime, maven_repository
 
 from . import NativeTarget
-from .session import Found, Launch, NativeRuntime, NativeSettings, Progress, Say, drop_from_corpus, write_finding
+from .libfuzzer import LibFuzzerOutput
+from .session import Launch, NativeRuntime, NativeSettings, Say
 
 JAZZER_MAIN = "com.code_intelligence.jazzer.Jazzer"
 REPLAY_MAIN = "conformance.fuzz.Replay"
 # libFuzzer's per-unit limit also covers the first units, while the JVM loads and instruments the
 # library's classes: seconds under a loaded machine. A loop that never ends is still caught.
 JAZZER_MIN_TIMEOUT_S = 20
-_STATS = re.compile(r"^#(\d+)\s+(INITED|NEW|REDUCE|pulse|DONE)\s+cov: (\d+) ft: (\d+)")
 _ARTIFACT = re.compile(r"(?:Test unit written to|artifact_prefix='[^']*'; Test unit written to) (\S+)")
 
 
@@ -50,7 +50,7 @@ def classpath(built: Path) -> str:
     return os.pathsep.join(str(j) for j in jars)
 
 
-class JvmNative(NativeRuntime):
+class JvmNative(LibFuzzerOutput, NativeRuntime):
     name = "jvm"
     engine = "jazzer"
     coverage_unit = "edges (libFuzzer cov)"
@@ -69,26 +69,6 @@ class JvmNative(NativeRuntime):
                 f"-rss_limit_mb={s.memory_mb + 1024}", f"-max_len={s.max_len}", f"-seed={s.seed or 1}",
                 f"-artifact_prefix={work / 'artifacts'}/", "-print_final_stats=1", str(work / "corpus")]
         return Launch(argv, dict(os.environ), work)
-
-    def progress(self, line: str) -> Progress | None:
-        m = _STATS.search(line)
-        if not m:
-            return None
-        return Progress(executions=int(m.group(1)), coverage=int(m.group(3)), initial=m.group(2) == "INITED")
-
-    def stopped(self, built: Path, target: NativeTarget, entry: str, work: Path, log: str) -> list[Found]:
-        found = []
-        for artifact in sorted((work / "artifacts").glob("*")):
-            data = artifact.read_bytes()
-            artifact.unlink()
-            drop_from_corpus(work, data)
-            note = self.replay(built, target, entry, data, NativeSettings(0, work))
-            if note is None:  # clean outside the engine: a slow unit under load, not a finding
-                continue
-            note["engine_minimised"] = False
-            rep = write_finding(work / "findings", data, note)
-            found.append(Found(note["kind"], note["signature"], note.get("detail", ""), rep, entry))
-        return found
 
     def replay(self, built: Path, target: NativeTarget, entry: str, data: bytes, s: NativeSettings) -> dict[str, Any] | None:
         with tempfile.NamedTemporaryFile(suffix=".bin") as f:

@@ -24,8 +24,8 @@ from harness.runtimes.base import PARSERS_DIR, cache_root, run_logged
 from harness.runtimes.rust import BINARY, RustRuntime, _package_name
 
 from . import NativeTarget
-from .session import (EntryRun, Found, Launch, NativeRuntime, NativeSettings, Progress, Say, drop_from_corpus,
-                      run_rounds, write_corpus, write_finding)
+from .libfuzzer import LibFuzzerOutput
+from .session import EntryRun, Launch, NativeRuntime, NativeSettings, Say, run_rounds, write_corpus
 
 HOST = f"{platform.machine()}-unknown-linux-gnu"
 SANCOV_RUSTFLAGS = " ".join((
@@ -33,7 +33,6 @@ SANCOV_RUSTFLAGS = " ".join((
     "-Cllvm-args=-sanitizer-coverage-inline-8bit-counters", "-Cllvm-args=-sanitizer-coverage-pc-table",
     "-Cllvm-args=-sanitizer-coverage-trace-compares", "-Cdebug-assertions", "-Coverflow-checks"))
 _LIBRARY_FRAME = re.compile(r"^\s+\d+: (?:<)?mysql_common::.*\n\s+at (\S+?\.rs):(\d+):\d+", re.M)
-_STATS = re.compile(r"^#(\d+)\s+(INITED|NEW|REDUCE|pulse|DONE)\s+cov: (\d+) ft: (\d+)")
 
 
 class RustFuzzBuild(RustRuntime):
@@ -58,7 +57,7 @@ class RustFuzzBuild(RustRuntime):
 BUILD = RustFuzzBuild()
 
 
-class RustNative(NativeRuntime):
+class RustNative(LibFuzzerOutput, NativeRuntime):
     name = "rust"
     engine = "libfuzzer (libfuzzer-sys)"
     coverage_unit = "edges (libFuzzer cov)"
@@ -86,26 +85,6 @@ class RustNative(NativeRuntime):
                 f"-rss_limit_mb={s.memory_mb}", f"-max_len={s.max_len}", f"-seed={s.seed or 1}",
                 f"-artifact_prefix={work / 'artifacts'}/", "-print_final_stats=1", str(work / "corpus")]
         return Launch(argv, {**os.environ, "RUST_BACKTRACE": "1"}, work)
-
-    def progress(self, line: str) -> Progress | None:
-        m = _STATS.search(line)
-        if not m:
-            return None
-        return Progress(executions=int(m.group(1)), coverage=int(m.group(3)), initial=m.group(2) == "INITED")
-
-    def stopped(self, built: Path, target: NativeTarget, entry: str, work: Path, log: str) -> list[Found]:
-        found = []
-        for artifact in sorted((work / "artifacts").glob("*")):
-            data = artifact.read_bytes()
-            artifact.unlink()
-            drop_from_corpus(work, data)
-            note = self.replay(built, target, entry, data, NativeSettings(0, work))
-            if note is None:  # clean outside the engine: a slow unit under load, not a finding
-                continue
-            note["engine_minimised"] = False
-            rep = write_finding(work / "findings", data, note)
-            found.append(Found(note["kind"], note["signature"], note.get("detail", ""), rep, entry))
-        return found
 
     def replay(self, built: Path, target: NativeTarget, entry: str, data: bytes, s: NativeSettings) -> dict[str, Any] | None:
         from harness.fuzz.crash_site import stderr_site

@@ -1,0 +1,36 @@
+"""What the libFuzzer-driven engines (Jazzer for the JVM, libfuzzer-sys for Rust) print and leave
+behind, read the same way for both: the `#N NEW cov: ...` status lines as progress, and the
+artifacts of a stopped run replayed outside the engine into findings."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from . import NativeTarget
+from .session import Found, NativeSettings, Progress, drop_from_corpus, write_finding
+
+_STATS = re.compile(r"^#(\d+)\s+(INITED|NEW|REDUCE|pulse|DONE)\s+cov: (\d+) ft: (\d+)")
+
+
+class LibFuzzerOutput:
+    """Mixin of a NativeRuntime whose engine is libFuzzer: its `replay` decides what an artifact is."""
+
+    def progress(self, line: str) -> Progress | None:
+        m = _STATS.search(line)
+        if not m:
+            return None
+        return Progress(executions=int(m.group(1)), coverage=int(m.group(3)), initial=m.group(2) == "INITED")
+
+    def stopped(self, built: Path, target: NativeTarget, entry: str, work: Path, log: str) -> list[Found]:
+        found = []
+        for artifact in sorted((work / "artifacts").glob("*")):
+            data = artifact.read_bytes()
+            artifact.unlink()
+            drop_from_corpus(work, data)
+            note = self.replay(built, target, entry, data, NativeSettings(0, work))  # type: ignore[attr-defined]
+            if note is None:  # clean outside the engine: a slow unit under load, not a finding
+                continue
+            note["engine_minimised"] = False
+            rep = write_finding(work / "findings", data, note)
+            found.append(Found(note["kind"], note["signature"], note.get("detail", ""), rep, entry))
+        return found
