@@ -30,6 +30,7 @@ from .outcomes import MODE_SEPARATOR, CaseResult, Outcome
 
 PREFIX_LEN = 120
 WILDCARD = "*"  # `* unavailable` : accept that the tool is missing on this machine
+ALTERNATIVE = "|"  # `<case> crash|timeout cause=...`: either outcome, any message (Entry.outcomes)
 _DIGEST = re.compile(r"diffs=(\w+:[0-9a-f]+)(?:\s+|$)")
 _CAUSE = re.compile(r"(?:^|\s+)cause=(\S+)$")
 
@@ -43,8 +44,14 @@ class Entry:
     digest: str = ""  # of all the case's differences; "" pins only the message prefix
     cause: str = ""  # the finding id (harness/manifests.py); "" only for an entry --fix just wrote
 
+    @property
+    def outcomes(self) -> tuple[str, ...]:
+        """`crash|timeout`: a parser that exhausts a resource (a hang, a runaway allocation) is
+        killed by its memory limit or by the harness's timer, whichever comes first on that machine."""
+        return tuple(self.outcome.split(ALTERNATIVE))
+
     def matches(self, r: CaseResult) -> bool:
-        return (r.outcome.value == self.outcome and r.message.startswith(self.prefix)
+        return (r.outcome.value in self.outcomes and r.message.startswith(self.prefix)
                 and (not self.digest or self.digest == r.diff_digest))
 
     def render(self) -> str:
@@ -68,7 +75,7 @@ def parse(text: str, source: str = "<expected failures>") -> list[Entry]:
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         parts = line.split("\t", 2) if "\t" in line else line.split(None, 2)
-        if len(parts) < 2 or parts[1] not in valid:
+        if len(parts) < 2 or not set(parts[1].split(ALTERNATIVE)) <= valid:
             raise ExpectedFileError(f"{source}:{n}: expected `<case> <outcome> [message prefix]` "
                                     f"with outcome one of {sorted(valid)}")
         rest = parts[2] if len(parts) > 2 else ""
@@ -163,6 +170,8 @@ def _entry_for(r: CaseResult) -> Entry:
 def _kept_prefix(entry: Entry, old: Entry | None, r: CaseResult) -> Entry:
     """A listed prefix that still matches stays (one shortened by hand to match either of two
     messages a parser gives at random), with the differences of this run; the case's cause stays."""
+    if old is not None and ALTERNATIVE in old.outcome and old.matches(r):
+        return old  # either outcome of a resource exhaustion, written by hand: it stays as it is
     if old is not None and old.outcome == entry.outcome and r.message.startswith(old.prefix):
         return Entry(entry.case, entry.outcome, old.prefix, digest=entry.digest, cause=old.cause)
     return Entry(entry.case, entry.outcome, entry.prefix, digest=entry.digest, cause=old.cause if old else "")
