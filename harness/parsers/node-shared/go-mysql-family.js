@@ -53,13 +53,16 @@ function hookLibraryLog() {
   };
 }
 // The library's events that carry the stream, held until the adapter listens (see the start).
+// A stream's syncer is retired when its stream ends: its Go side's exit ("close") may come after
+// the next stream has begun, and must not be taken for the new Go side's.
 const HELD = new Set(["event", "error", "close"]);
+const retired = new WeakSet();
 function holdEarlyEmits(MysqlBinlog) {
   const proto = MysqlBinlog.prototype;
   if (Object.prototype.hasOwnProperty.call(proto, "emit")) return;
   const emit = proto.emit;
   proto.emit = function held(name, ...args) {
-    if (listening || !HELD.has(name)) return emit.call(this, name, ...args);
+    if (listening || retired.has(this) || !HELD.has(name)) return emit.call(this, name, ...args);
     early.push(["emit", [name, ...args]]);
     if (name === "close" && onEarlyClose) onEarlyClose();
     return true;
@@ -229,6 +232,7 @@ function goMysqlAdapter(name, pkg) {
           done = true;
           clearTimeout(timer);
           logListener = null;
+          retired.add(syncer);
           syncer.close().catch(() => {}).finally(() => resolve({ events, error }));
         };
         const quiet = (ms) => { clearTimeout(timer); timer = setTimeout(() => finish(), ms); };
