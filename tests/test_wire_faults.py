@@ -237,6 +237,10 @@ def test_verdicts_tell_invented_rows_from_a_clean_failure_a_loss_and_a_hang() ->
         return judge_reply(fault, exp, reply, FULL, resumes).verdict
 
     assert verdict(legal, Reply(EVENTS, exp.events)) is Verdict.SAME
+    beat = {"type": "HEARTBEAT_LOG_EVENT", "position": -28, "event_size": 28, "body": {}}
+    beats = BY_NAME["heartbeats-between"]
+    assert verdict(beats, Reply(EVENTS, [exp.events[0], beat, *exp.events[1:]])) is Verdict.SAME  # reported, not invented
+    assert verdict(beats, Reply(EVENTS, [exp.events[0], beat, *forged[1:]])) is Verdict.INVENTED
     assert verdict(cut, Reply(EVENTS, forged)) is Verdict.INVENTED
     assert verdict(cut, Reply(ERROR, exp.events[:10], err)) is Verdict.CLEAN_FAILURE
     assert verdict(cut, Reply(ERROR, exp.events[:10], err), resumes=True) is Verdict.LOST
