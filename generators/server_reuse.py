@@ -12,9 +12,14 @@ test gets a new one.
 """
 from __future__ import annotations
 
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 
 from generators.server import Server, SQLError
+from oracle.errors import BinlogError
+from oracle.event_types import EventType
+from oracle.framing import walk
 
 SYSTEM_SCHEMAS = frozenset({"mysql", "information_schema", "performance_schema", "sys"})
 # global variables that move by themselves or with the binlog: not part of "fresh"
@@ -31,6 +36,10 @@ class FreshState:
     accounts: frozenset[tuple[str, str]]
     binlogs: tuple[str, ...]
     gtids: str  # gtid_executed (MySQL) or gtid_binlog_state (MariaDB): a reset sets it back
+    # the body of the first binlog's Previous_gtids / Gtid_list, byte for byte: MySQL 9.7 writes
+    # an empty set in the tagged format after a reset that follows a tagged GTID (a fresh server
+    # writes the untagged one), which the variables above do not show
+    gtid_head: bytes | None = None
 
 
 def _rows(server: Server, sql: str) -> list[tuple[str, ...]]:
@@ -65,10 +74,26 @@ def _gtid_variable(server: Server) -> str:
     return "gtid_binlog_state" if server.profile.flavor == "mariadb" else "gtid_executed"
 
 
+HEAD_GTID_EVENTS = frozenset({EventType.PREVIOUS_GTIDS_LOG_EVENT, EventType.GTID_LIST_EVENT})
+
+
+def _gtid_head(server: Server, first: str) -> bytes | None:
+    """The body of the first binlog's Previous_gtids (MySQL) or Gtid_list (MariaDB) event."""
+    with tempfile.TemporaryDirectory() as tmp:
+        data = server.copy_file(f"{server.binlog_dir()}/{first}", Path(tmp) / first).read_bytes()
+    try:
+        return next((bytes(data[e.body_start:e.body_end]) for e in walk(data, verify_checksums=False)
+                     if e.header.type_code in HEAD_GTID_EVENTS), None)
+    except BinlogError:  # the file's last event is being written: the head came before it
+        return None
+
+
 def state(server: Server) -> FreshState:
     schemas, objects, accounts = _objects(server)
     gtids = (server.scalar(f"SELECT @@GLOBAL.{_gtid_variable(server)}") or "").replace("\n", "")
-    return FreshState(_variables(server), schemas, objects, accounts, tuple(server.binlog_files()), gtids)
+    binlogs = tuple(server.binlog_files())
+    head = _gtid_head(server, binlogs[0]) if binlogs else None
+    return FreshState(_variables(server), schemas, objects, accounts, binlogs, gtids, head)
 
 
 def _replica_configured(server: Server) -> bool:
@@ -109,7 +134,7 @@ def reset(server: Server, fresh: FreshState) -> str | None:
     if after.variables != fresh.variables:
         changed = sorted(n for n, _ in after.variables ^ fresh.variables)
         return f"global variables changed: {', '.join(changed[:5])}"
-    for what in ("schemas", "objects", "accounts", "binlogs", "gtids"):
+    for what in ("schemas", "objects", "accounts", "binlogs", "gtids", "gtid_head"):
         if getattr(after, what) != getattr(fresh, what):
             return f"{what} differ from a fresh server's"
     return None
