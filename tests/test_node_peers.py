@@ -8,6 +8,8 @@ upstream or a change in our adapter shows up here. Each pinned defect was reprod
 library alone against the same server."""
 from __future__ import annotations
 
+import re
+
 from collections.abc import Iterator
 from typing import Any
 
@@ -310,6 +312,13 @@ def test_zongji_family_headers_and_bodies_equal_the_oracle(name: str, workload: 
     actual = _stream(name, request)
     assert len(actual) >= 10  # DDL, BEGIN, rows, XID of four transactions
     diffs = [str(d) for d in compare_events(expected, actual, no_rows)]
+    if name == "zongji-powersync":
+        # finding powersync-table-map-on-fetch-only (a limit of its design): a Table_map is emitted
+        # only when it fetches the table's columns, so a later Table_map of the same table is not
+        # reported; every other event and field equals the oracle's
+        maps = [d for d in diffs if re.fullmatch(r"event @\d+ TABLE_MAP_EVENT: missing", d)]
+        assert maps, "every Table_map was reported: the finding is gone (update node-shared/manifest.toml)"
+        diffs = [d for d in diffs if d not in maps]
     assert not diffs, "\n".join(diffs[:12])
 
 
