@@ -245,6 +245,10 @@ def reader(tmp_path_factory: pytest.TempPathFactory):
         yield get, work
 
 
+# mysqlbinlog -vvv ends an event's rows at a column type it cannot print (GEOMETRY)
+UNPRINTABLE = b"!! Don't know how to handle column type="
+
+
 @pytest.mark.mysqlbinlog
 @pytest.mark.parametrize("name", list(PROFILES))
 def test_real_tool_of_the_line_accepts_what_the_strategies_build(name: str, reader) -> None:
@@ -269,6 +273,8 @@ def test_real_tool_of_the_line_accepts_what_the_strategies_build(name: str, read
         text = err.decode(errors="replace")
         assert rc == 0 and "ERROR" not in text and b"# End of log file" in out, text[-1000:]
         why, _ = disagreement(oracle_parse(built.data), got, tool.capabilities)
+        if why is not None and UNPRINTABLE in out and "(rows lost)" in why:
+            return  # finding mysqlbinlog-unprintable-type-stops-event: the tool's printer stops there
         assert why is None, why
         seen.update(e["type"] for e in built.events)
     accepted()
@@ -294,6 +300,10 @@ KNOWN = {
         # wrong-value-081c70e79b91).
         "crash:parser:UnicodeDecodeError@row_event.py:414",
         *(f"differential:mismatch:{t}_ROWS_COMPRESSED_EVENT_V1:body.rows.length" for t in ("WRITE", "UPDATE", "DELETE")),
+        # events without a class in 1.0.17 come as NotImplementedEvent, named by nothing (finding
+        # pmr-unnamed-events): a failed "unnamed event" check since issue 29
+        *(f"differential:mismatch:{t}:type" for t in ("ANONYMOUS_GTID_LOG_EVENT", "APPEND_BLOCK_EVENT",
+                                                     "INCIDENT_EVENT", "GTID_TAGGED_LOG_EVENT")),
         *(f"differential:mismatch:{event}:body.rows[]{image}.values[] {column}"
           for event in ("WRITE_ROWS_EVENT", "UPDATE_ROWS_EVENT", "DELETE_ROWS_EVENT",
                         "WRITE_ROWS_EVENT_V1", "UPDATE_ROWS_EVENT_V1", "DELETE_ROWS_EVENT_V1")
