@@ -111,6 +111,9 @@ def bench(session: nox.Session) -> None:
     # the replication primary: mysqlbinlog --read-from-remote-server --raw from a real MySQL 9.7
     # source and from `harness serve`, alternately, same file (docs/primary.md)
     session.run("python", "-m", "harness.primary.bench")
+    # the per-check bookkeeping (issue 29): file testees' conformance with this harness and the
+    # one before harness/checks.py, same corpus, same run
+    session.run("python", "-m", "harness.bench_checks")
     # cases and mutants per second: local Spark (1 and 2 cores) beside the single-process harness
     session.run("python", "-m", "spark_checks", "bench", "--corpus", EXTERNAL,
                 "--out", "out/bench-spark.json")
