@@ -4,6 +4,8 @@ with this zip on its PYTHONPATH (harness/plugins/launch.py puts the code's root 
 runs from the zip too."""
 from __future__ import annotations
 
+import os
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -15,7 +17,11 @@ _SKIP_DIRS = {"__pycache__", ".pytest_cache"}
 
 def build_zip(out: Path = DEFAULT_ZIP) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_suffix(".zip.tmp")
+    # a temporary name of this process's own: two processes (test workers, a driver and
+    # spark-submit) may build the zip at once, and each replaces `out` whole
+    fd, name = tempfile.mkstemp(prefix=out.name + ".", suffix=".tmp", dir=out.parent)
+    os.close(fd)
+    tmp = Path(name)
     with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as z:
         for package in PACKAGES:
             for path in sorted((PROJECT_ROOT / package).rglob("*")):
