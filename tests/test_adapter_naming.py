@@ -24,18 +24,6 @@ from .server_fixtures import missing
 
 ROOT = Path(__file__).resolve().parent.parent
 TOOLS = {"oracle", "mysqlbinlog", "mariadb-binlog"}  # real tools: they keep what they report
-# The Vitess adapter was written beside this change and not yet brought in line: it claims the
-# rows of the rows types the library has an `Is...` method for (not the MariaDB compressed and
-# pre-GA ones), and names an undefined type code from the header's neighbours. OUR adapter's gap,
-# pinned strict so that the fix is seen; the harness still checks those rows whatever is claimed.
-_VITESS_GAP = pytest.mark.xfail(strict=True, reason="harness/parsers/vitess adapter not yet aligned "
-                                "with issue 29 item 2 (our adapter's gap, not the library's)")
-
-
-def _marked(names: list[str]) -> list:
-    return [pytest.param(n, marks=_VITESS_GAP) if n.startswith("vitess") else n for n in names]
-
-
 THIRD_PARTY = [p.name for p in PARSERS if p.name not in TOOLS]
 FILE_READERS = [p.name for p in PARSERS if p.name not in TOOLS and p.transport == "file"]
 ROWS_NAMES = sorted(type_name(t) for t in ROWS_TYPES)
@@ -64,7 +52,7 @@ def _events(name: str, path: Path) -> list[dict[str, Any]]:
     return reply.events
 
 
-@pytest.mark.parametrize("name", _marked(THIRD_PARTY))
+@pytest.mark.parametrize("name", THIRD_PARTY)
 def test_the_adapter_claims_the_rows_of_every_rows_event_type(name: str) -> None:
     """A rows type left out of `bodies` would excuse its lost rows: every one is claimed, with
     its rows, whether or not the library decodes it (then the lost rows are a failed check)."""
@@ -77,7 +65,7 @@ def test_the_adapter_claims_the_rows_of_every_rows_event_type(name: str) -> None
     assert not unclaimed, f"{name} does not claim the rows of {unclaimed}"
 
 
-@pytest.mark.parametrize("name", _marked(FILE_READERS))
+@pytest.mark.parametrize("name", FILE_READERS)
 def test_an_event_with_an_undefined_type_code_is_unnamed(name: str, tmp_path: Path) -> None:
     """The type byte of one event changed to a code no server defines (ignorable, so a library may
     skip it): wherever the adapter reports that event, its type is null, and every event it

@@ -76,7 +76,7 @@ func (d *decoder) decode(position int64, ev mysql.BinlogEvent) (Event, error) {
 
 func headerFields(position int64, ev mysql.BinlogEvent) Event {
 	out := Event{"position": position, "next_position": ev.NextPosition(),
-		"server_id": ev.ServerID(), "timestamp": ev.Timestamp(), "type": nil}
+		"server_id": ev.ServerID(), "timestamp": ev.Timestamp(), "type": nil, "library_type": nil}
 	if h, ok := ev.(header); ok {
 		out["event_size"] = h.Length()
 		out["type_code"] = h.Type()
@@ -84,6 +84,8 @@ func headerFields(position int64, ev mysql.BinlogEvent) Event {
 	}
 	return out
 }
+
+// An event no Is... method names keeps "type" and "library_type" null: the library has no word for it.
 
 // name records the canonical type the adapter maps from the library's naming of the event and
 // that naming (the Is... method that answered true), per CONTRACT-29.
