@@ -21,13 +21,15 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from .corpus import discover
+from .parsers.registry import FILE, PARSERS
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = Path.home() / ".cache" / "binlog-conformance" / "bench-checks"
 BEFORE_CHECKS = "94e49a1"  # the last commit before harness/checks.py (c7c9a6e)
-# file testees that need no build of the reference's adapters (a Python library, a real tool in its
-# container) and wait on no wire: the comparison is a real share of their time
-DEFAULT_PARSERS = ("oracle", "python-mysql-replication-file", "mariadb-binlog")
+# the registry's file testees of the Python runtime (the oracle, a Python library, the real tools in
+# their containers): no build of the reference's adapters, no waiting on a wire, so the
+# comparison is a real share of their time
+DEFAULT_PARSERS = tuple(p.name for p in PARSERS if p.transport == FILE and p.runtime == "python")
 
 
 @dataclass

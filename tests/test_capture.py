@@ -193,7 +193,10 @@ def test_capture_of_a_real_dump(primary: tuple[Server, Path, list[dict]]) -> Non
     assert runs[0]["offset"] == 4 and runs[0]["end"] == len(data), runs
 
     assert caps["heartbeat"]["end"] == "capture hung up after 2 heartbeat(s)"
-    assert [m.get("type") for m in caps["heartbeat"]["messages"][-2:]] == ["HEARTBEAT_LOG_EVENT"] * 2
+    # MariaDB's binlog background thread writes a Binlog_checkpoint when it gets to it: on a
+    # loaded machine the dump sends it between the heartbeats (seen on 10.11)
+    beats = [m.get("type") for m in caps["heartbeat"]["messages"] if m.get("type") != "BINLOG_CHECKPOINT_EVENT"]
+    assert beats[-2:] == ["HEARTBEAT_LOG_EVENT"] * 2
     if "heartbeat_v2" in caps:   # MySQL before 8.0.26 ignores the dump flag asking for v2
         v2 = parse_version(server.version()) >= (8, 0, 26)
         assert [m.get("type") for m in caps["heartbeat_v2"]["messages"][-2:]] == \

@@ -59,6 +59,7 @@ FILES: dict[str, tuple[str, str]] = {
     "test_server_registry.py": ("server", "every registered server version"),
     "test_servers.py": ("server", "starts every local server image"),
     "test_signedness_year.py": ("server", "real servers write the values"),
+    "test_fuzz_native.py": ("build", "builds each runtime's native fuzz target (one worker: two building one target raced)"),
     "test_spark.py": ("build", "embedded Spark (a JVM)"),
     "test_spark_bench.py": ("build", "Spark benchmark run"),
     "test_spark_cluster.py": ("build", "a standalone Spark cluster"),
