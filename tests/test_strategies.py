@@ -17,6 +17,7 @@ last example hypothesis runs is the minimal one)."""
 from __future__ import annotations
 
 import json
+import re
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Callable
@@ -249,6 +250,16 @@ def reader(tmp_path_factory: pytest.TempPathFactory):
 UNPRINTABLE = b"!! Don't know how to handle column type="
 
 
+def _rows_lost_at_unprintable(why: str, events: list[dict]) -> bool:
+    """The disagreement is rows lost in a rows event of a table with a GEOMETRY column (finding
+    mysqlbinlog-unprintable-type-stops-event), not rows lost anywhere else."""
+    m = re.search(r"@(\d+) \S+ body\.rows\S* \(rows lost\)", why)
+    event = next((e for e in events if m and e.get("position") == int(m[1])), None)
+    table_id = (event or {}).get("body", {}).get("table_id")
+    return any(e.get("type") == "TABLE_MAP_EVENT" and e["body"].get("table_id") == table_id
+               and ColumnType.GEOMETRY in e["body"].get("column_types", []) for e in events)
+
+
 @pytest.mark.mysqlbinlog
 @pytest.mark.parametrize("name", list(PROFILES))
 def test_real_tool_of_the_line_accepts_what_the_strategies_build(name: str, reader) -> None:
@@ -273,7 +284,7 @@ def test_real_tool_of_the_line_accepts_what_the_strategies_build(name: str, read
         text = err.decode(errors="replace")
         assert rc == 0 and "ERROR" not in text and b"# End of log file" in out, text[-1000:]
         why, _ = disagreement(oracle_parse(built.data), got, tool.capabilities)
-        if why is not None and UNPRINTABLE in out and "(rows lost)" in why:
+        if why is not None and UNPRINTABLE in out and _rows_lost_at_unprintable(why, decoded(built.data)):
             return  # finding mysqlbinlog-unprintable-type-stops-event: the tool's printer stops there
         assert why is None, why
         seen.update(e["type"] for e in built.events)
