@@ -2,7 +2,8 @@
 subprocess contract, so Python plugins run isolated exactly like parsers in other languages.
 
 An exception other than ParseError/Unsupported is the plugin crashing: the traceback goes to
-stderr and the worker exits with status 70, which the harness classifies as a crash."""
+stderr, a `crashed` reply carries the events the plugin had delivered (`base.delivering`), and
+the worker exits with status 70, which the harness classifies as a crash."""
 from __future__ import annotations
 
 import json
@@ -11,8 +12,8 @@ import sys
 import traceback
 from typing import Any, TextIO
 
-from .plugins.base import FULL, ParseError, Unsupported
-from .plugins.protocol import ERROR, EVENTS, FILE, POSITION, SKIPPED, Hello, StreamSource, dumps
+from .plugins.base import FULL, ParseError, Unsupported, delivered_so_far, delivering
+from .plugins.protocol import CRASHED, ERROR, EVENTS, FILE, POSITION, SKIPPED, Hello, StreamSource, dumps
 from .plugins.registry import load
 
 CRASH_STATUS = 70
@@ -53,15 +54,30 @@ def serve(spec: str) -> int:
         if not line.strip():
             continue
         request = json.loads(line)
+        delivering([])
         try:
             line = dumps(_reply(request.get("id"), plugin, str(request["path"]), request.get("stream")))
             line.encode("utf-8")
-        except Exception:  # includes events that are not JSON-serialisable or not UTF-8
+        except Exception as e:  # includes events that are not JSON-serialisable or not UTF-8
             traceback.print_exc()
+            _report_crash(out, request.get("id"), e)
             return CRASH_STATUS
         out.write(line + "\n")
         out.flush()
     return 0
+
+
+def _report_crash(out: TextIO, request_id: Any, error: Exception) -> None:
+    """The `crashed` reply, with the events delivered before the crash; if those cannot be
+    written (the crash was an event that is not JSON), none: the exit still says crash."""
+    try:
+        line = dumps({"type": CRASHED, "id": request_id, "message": f"{type(error).__name__}: {error}",
+                      "events": delivered_so_far()})
+        line.encode("utf-8")
+    except Exception:
+        return
+    out.write(line + "\n")
+    out.flush()
 
 
 if __name__ == "__main__":

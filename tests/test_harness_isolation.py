@@ -46,3 +46,19 @@ def test_memory_limit_turns_a_blow_up_into_a_crash(tmp_path):
     assert rc == 1
     assert records[0]["outcome"] == "crash"
     assert "MemoryError" in records[0]["message"]
+
+
+def test_a_crash_reported_by_the_testee_keeps_the_events_it_delivered(tmp_path):
+    """The `crashed` reply: the outcome and message are the crash's (as if the process had just
+    died), and the two events delivered before it are compared and counted, not lost."""
+    rc, records = run_cli(tmp_path, "--parser", "tests.harness_plugin_fixtures:CrashingMidFile",
+                          *corpus_args(GOOD[:1]))
+    assert rc == 1
+    [record] = records
+    assert record["outcome"] == "crash"
+    assert record["message"].startswith("died (exit status 70): IndexError: the library read past its buffer")
+    assert "Traceback" in record["log"]
+    checks = record["checks"]
+    assert checks["passed"] >= 2  # the two delivered events, at least their framing
+    assert checks["failed"] == 1  # <stopped>: the third event was never delivered
+    assert checks["not_compared"] > 0  # the events after the crash

@@ -19,6 +19,7 @@ SERVER_FIXTURES = frozenset({"start_server", "sample_binlog", "sample_dirs"})
 # file -> (marker, why). "server": real MySQL/MariaDB containers; "build": a runtime parser built
 # or launched (Node, Go, JVM, Rust), Spark, a wheel build, or a real tool over whole corpora.
 FILES: dict[str, tuple[str, str]] = {
+    "test_adapter_crash_reports.py": ("build", "each runtime's built file adapter on crash reproducers"),
     "test_binlog_connector_java_live.py": ("server", "mysql-binlog-connector-java against real servers"),
     "test_canal_live.py": ("server", "Canal against a real server"),
     "test_capture.py": ("server", "captures what real servers send"),

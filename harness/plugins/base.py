@@ -27,6 +27,23 @@ class ParseError(Exception):
         self.events = events or []
 
 
+_delivering: list[dict[str, Any]] = []
+
+
+def delivering(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Name the list a plugin fills as it decodes (and return it), so that when the library
+    raises something other than ParseError/Unsupported (a crash), the events delivered before it
+    still reach the harness and are compared (docs/plugin-contract.md, the `crashed` reply)."""
+    global _delivering
+    _delivering = events
+    return events
+
+
+def delivered_so_far() -> list[dict[str, Any]]:
+    """The list last named by `delivering` (the worker resets it before each request)."""
+    return _delivering
+
+
 class Unsupported(Exception):
     """The parser declines this input (a format it does not claim to support): outcome skipped."""
 

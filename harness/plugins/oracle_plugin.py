@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import FULL, BaseParser, ParseError
+from .base import FULL, BaseParser, ParseError, delivering
 
 
 def _version() -> str:
@@ -24,7 +24,7 @@ class OracleParser(BaseParser):
 
     def parse(self, path: str) -> list[dict[str, Any]]:
         from oracle import BinlogError, decode_file
-        events: list[dict[str, Any]] = []
+        events: list[dict[str, Any]] = delivering([])
         try:
             for event in decode_file(path):
                 events.append(event.to_json())

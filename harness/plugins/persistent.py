@@ -7,10 +7,13 @@ import time
 from typing import Sequence
 
 from ..isolation import CRASH_LOG_BYTES, Limits, OutputTooLarge, Process, describe_exit
-from .protocol import (CRASH, TIMEOUT, UNAVAILABLE, Hello, Reply, StreamSource, crash_detail,
+from .protocol import (CRASH, CRASHED, TIMEOUT, UNAVAILABLE, Hello, Reply, StreamSource, crash_detail,
                        parse_request, reply_from_message)
 
 STARTUP_TIMEOUT = 60.0
+# A testee that sent a `crashed` reply is exiting; one that ran out of memory may take a while
+# to give it back (exit status and stderr make the crash's message, so they are worth the wait).
+CRASHED_EXIT_GRACE = 15.0
 
 
 class PersistentTestee:
@@ -78,11 +81,25 @@ class PersistentTestee:
         except ValueError as e:
             return self._fail(Reply(CRASH, detail=f"invalid reply line: {e}"))
         reply = reply_from_message(msg, self._next_id)
+        if msg.get("type") == CRASHED and reply.status == CRASH:
+            return self._fail(self._crashed(reply))
         return self._fail(reply) if reply.status == CRASH else reply
 
-    def _died(self, what: str) -> Reply:
+    def _crashed(self, reply: Reply) -> Reply:
+        """A testee that reported its crash exits next: the message is the one its death gives
+        (exit status, last stderr line), as for a testee that died without a word, so a crash
+        reads the same whichever way the testee ended; the events it delivered are kept."""
         assert self._proc is not None
-        rc = self._proc.wait(time.monotonic() + 2)
+        died = self._died("died", CRASHED_EXIT_GRACE)
+        if self._proc.proc.poll() is None:
+            died = Reply(CRASH, detail=died.detail.replace(
+                "died (still running)", f"reported a crash, and no exit within {CRASHED_EXIT_GRACE:g}s", 1),
+                log=died.log)
+        return Reply(CRASH, reply.events, detail=died.detail, log=died.log or reply.detail)
+
+    def _died(self, what: str, grace: float = 2.0) -> Reply:
+        assert self._proc is not None
+        rc = self._proc.wait(time.monotonic() + grace)
         message, log = crash_detail(what, describe_exit(rc), self._proc.stderr_tail(CRASH_LOG_BYTES))
         return Reply(CRASH, detail=message, log=log)
 

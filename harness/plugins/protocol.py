@@ -15,6 +15,9 @@ FILE, STREAM = "file", "stream"
 
 # Reply statuses a testee can send, and those the harness infers from how the process behaved.
 EVENTS, ERROR, SKIPPED = "events", "error", "skipped"
+# A persistent testee that caught its library's unexpected exception (a crash) says so, with the
+# events decoded before it, and then exits as a crashed process would (docs/plugin-contract.md).
+CRASHED = "crashed"
 CRASH, TIMEOUT, UNAVAILABLE = "crash", "timeout", "unavailable"
 
 # How a stream testee starts and what it is sent (docs/plugin-contract.md, "Stream modes"):
@@ -174,6 +177,8 @@ def reply_from_message(msg: dict[str, Any], request_id: int) -> Reply:
                                               str(msg.get("message", ""))))
     if kind == SKIPPED:
         return Reply(SKIPPED, detail=str(msg.get("reason", "")))
+    if kind == CRASHED:
+        return Reply(CRASH, events, detail=f"crashed: {msg.get('message', '')}")
     return Reply(CRASH, detail=f"unknown reply type {kind!r}")
 
 

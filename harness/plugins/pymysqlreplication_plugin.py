@@ -27,7 +27,7 @@ import binascii
 import struct
 from typing import Any, Callable
 
-from .base import BaseParser, Capabilities, ParseError, Unsupported
+from .base import BaseParser, Capabilities, ParseError, Unsupported, delivering
 from .pymysqlreplication_rows import ROW_VALUE_TYPES, canonical_rows
 
 HEADER_LEN = 19
@@ -213,7 +213,7 @@ class PyMysqlReplicationFileParser(LibraryParser):
         if len(data) > 8 and data[8] == START_V3:
             raise Unsupported("binlog v1/v3 (Start_v3, before MySQL 5.0): no live server sends it")
         stream = _Stream(pymysqlreplication)
-        events: list[dict[str, Any]] = []
+        events: list[dict[str, Any]] = delivering([])
         pos = 4
         while pos < len(data):
             left = len(data) - pos

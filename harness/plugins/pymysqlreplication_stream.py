@@ -46,7 +46,7 @@ from typing import Any
 from oracle.event_types import HeaderFlag
 
 from .protocol import CURRENT, GTID, HEARTBEATS, POSITION, STREAM, StreamSource
-from .base import ParseError, Unsupported
+from .base import ParseError, Unsupported, delivering
 from .pymysqlreplication_plugin import LibraryParser, canonical_event, every_event_class
 
 ROTATE_EVENT, FORMAT_DESCRIPTION_EVENT = 4, 15
@@ -167,7 +167,7 @@ class PyMysqlReplicationStreamParser(LibraryParser):
         from pymysql.err import InternalError, OperationalError
         from pymysqlreplication.exceptions import MalformedBinLogEvent, StatusVariableMismatch
         reader = _reader(source)
-        events: list[dict[str, Any]] = []
+        events: list[dict[str, Any]] = delivering([])
         file, end = source.file, source.start_position  # where the last reported event ended
         try:
             for event in reader:

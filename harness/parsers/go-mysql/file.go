@@ -41,6 +41,7 @@ func (FileTestee) Parse(req request) ([]Event, error) {
 	in := &countingReader{r: bufio.NewReader(bytes.NewReader(data[len(replication.BinLogFileHeader):])),
 		n: int64(len(replication.BinLogFileHeader))}
 	var events []Event
+	delivering(&events)
 	end := in.n // where the last delivered event ended
 	err = parser.ParseReader(in, func(ev *replication.BinlogEvent) error {
 		end = in.n

@@ -14,6 +14,9 @@ import (
 
 const libraryVersion = "1.16.0"
 
+// libraryPrefix: the library's functions, whose frames make a panic's signature (panics.go).
+const libraryPrefix = "github.com/go-mysql-org/go-mysql/"
+
 // Testee turns one parse request into the events the library delivered, or its rejection.
 type Testee interface {
 	Name() string

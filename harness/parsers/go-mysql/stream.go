@@ -109,6 +109,7 @@ type position struct {
 
 func readUntilEnd(streamer *replication.BinlogStreamer, src *StreamSource) ([]Event, error) {
 	var events []Event
+	delivering(&events)
 	at := position{file: src.File, end: int64(src.StartPosition)}
 	for {
 		ev, err := streamer.GetEvent(context.Background())

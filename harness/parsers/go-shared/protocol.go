@@ -55,6 +55,33 @@ type skip string
 
 func (s skip) Error() string { return string(s) }
 
+// The request being answered: where a panic of the library sends its `crashed` reply, and the
+// events delivered before it (the slice an adapter named with delivering).
+var current struct {
+	r         *replier
+	id        int64
+	delivered *[]Event
+}
+
+// delivering names the slice the adapter fills as it decodes: if the library then panics, the
+// `crashed` reply carries these events, and they are still compared.
+func delivering(events *[]Event) { current.delivered = events }
+
+// reportCrash sends the `crashed` reply for a panic of the library; the caller then ends the
+// process as a panic does (the harness reads the exit and the last stderr line).
+func reportCrash(p any) {
+	if current.r == nil {
+		return
+	}
+	var events []Event
+	if current.delivered != nil {
+		events = *current.delivered
+	}
+	current.r.send(map[string]any{"type": "crashed", "id": current.id, "message": fmt.Sprint(p),
+		"events": nonNil(events)})
+	current.r = nil
+}
+
 // serve answers every parse request on stdin with one reply, until stdin closes.
 func serve(parse func(request) ([]Event, error), r *replier) {
 	in := bufio.NewScanner(os.Stdin)
@@ -65,7 +92,8 @@ func serve(parse func(request) ([]Event, error), r *replier) {
 			fmt.Fprintf(os.Stderr, "ignoring a line that is not a parse request: %q\n", in.Text())
 			continue
 		}
-		events, err := parse(req)
+		current.r, current.id, current.delivered = r, req.ID, nil
+		events, err := parseGuarded(parse, req)
 		switch e := err.(type) {
 		case nil:
 			r.events(req.ID, events)

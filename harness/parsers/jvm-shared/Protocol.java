@@ -10,8 +10,9 @@ import java.util.Map;
 
 /** The persistent protocol (docs/plugin-contract.md), shared by every JVM adapter: a hello, then
  * one reply per parse request, in one JVM for the whole run. A Rejection is a clean refusal of
- * the input; any other RuntimeException or Error is a crash of the library: the adapter exits 70
- * and the harness starts a fresh one for the next case. */
+ * the input; any other RuntimeException or Error is a crash of the library: the adapter sends a
+ * "crashed" reply with the events delivered before it (the list named by {@link #delivering}),
+ * exits 70, and the harness starts a fresh one for the next case. */
 public final class Protocol {
     /** One parse request (its "path" for a file testee, its "stream" object for a stream one). */
     public interface Testee {
@@ -19,6 +20,15 @@ public final class Protocol {
     }
 
     private Protocol() {}
+
+    private static List<Map<String, Object>> delivering = new java.util.ArrayList<>();
+
+    /** Name the list the adapter fills as it decodes (and return it): if the library then
+     * crashes, these events are sent in the "crashed" reply and still compared. */
+    public static <L extends List<Map<String, Object>>> L delivering(L events) {
+        delivering = events;
+        return events;
+    }
 
     /** Serve stdin until it closes. `name` is the registry's stream name; a file testee is NAME-file. */
     public static void serve(String name, String version, boolean stream, Map<String, Object> capabilities,
@@ -56,6 +66,7 @@ public final class Protocol {
         Map<String, Object> request = (Map<String, Object>) Json.parse(line);
         Map<String, Object> reply = new LinkedHashMap<>();
         reply.put("id", request.get("id"));
+        delivering = new java.util.ArrayList<>();
         try {
             List<Map<String, Object>> events = testee.parse(request);
             reply.put("type", "events");
@@ -69,9 +80,27 @@ public final class Protocol {
         } catch (RuntimeException | Error e) {
             e.printStackTrace();
             System.err.flush();
+            reportCrash(request.get("id"), e);
             System.exit(70);
         }
         return reply;
+    }
+
+    /** The "crashed" reply; nothing when it cannot be written (the crash may be the JVM out of
+     * memory): the exit still says crash. */
+    private static void reportCrash(Object id, Throwable e) {
+        try {
+            Map<String, Object> reply = new LinkedHashMap<>();
+            reply.put("type", "crashed");
+            reply.put("id", id);
+            reply.put("message", e.toString());
+            reply.put("events", new java.util.ArrayList<>(delivering));
+            PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true, StandardCharsets.UTF_8);
+            out.println(Json.write(reply));
+            out.flush();
+        } catch (RuntimeException | Error ignored) {
+            // the exit status tells the harness
+        }
     }
 
     /** The library version and adapter name Maven filtered into adapter.properties from the pom. */

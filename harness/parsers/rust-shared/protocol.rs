@@ -1,11 +1,54 @@
 //! The persistent protocol of docs/plugin-contract.md: a hello, then one reply line per `parse`
 //! request, until stdin closes. A panic inside the library is caught, printed as one stderr
-//! line naming its place, and ends the process with status 101: the harness records that as a
-//! crash of the parser (a finding), and restarts the adapter for the next case.
+//! line naming its place, answered with a `crashed` reply holding the events delivered before it
+//! (`Delivered`), and ends the process with status 101: the harness records that as a crash of
+//! the parser (a finding), and restarts the adapter for the next case.
 
 use serde_json::{json, Map, Value};
+use std::cell::RefCell;
 use std::io::{BufRead, Write};
+use std::ops::{Deref, DerefMut};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+
+thread_local! {
+    /// The events of a `Delivered` dropped while a panic unwound: the `crashed` reply's.
+    static DELIVERED_BEFORE_PANIC: RefCell<Vec<Value>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The list of events an adapter fills as it decodes. If the library panics, the list is
+/// dropped while the panic unwinds, and keeps its events for the `crashed` reply, so they are
+/// still compared. Use it for a request's top-level list only.
+#[derive(Default)]
+pub struct Delivered(Vec<Value>);
+
+impl Delivered {
+    /// The events, for a reply (the list is left empty).
+    pub fn take(&mut self) -> Vec<Value> {
+        std::mem::take(&mut self.0)
+    }
+}
+
+impl Deref for Delivered {
+    type Target = Vec<Value>;
+    fn deref(&self) -> &Vec<Value> {
+        &self.0
+    }
+}
+
+impl DerefMut for Delivered {
+    fn deref_mut(&mut self) -> &mut Vec<Value> {
+        &mut self.0
+    }
+}
+
+impl Drop for Delivered {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            let events = self.take();
+            DELIVERED_BEFORE_PANIC.with(|d| d.borrow_mut().extend(events));
+        }
+    }
+}
 
 /// Where a stream testee connects and where it stops.
 pub struct StreamSource {
@@ -114,7 +157,18 @@ pub fn serve(
                 out.flush().ok();
             }
             // the hook has printed where the library panicked; the harness sees a crash
-            Err(_) => std::process::exit(101),
+            Err(payload) => {
+                let events = DELIVERED_BEFORE_PANIC.with(|d| std::mem::take(&mut *d.borrow_mut()));
+                let message = payload
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| payload.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "panic".into());
+                let crashed = json!({"type": "crashed", "id": id, "message": message, "events": events});
+                writeln!(out, "{crashed}").ok();
+                out.flush().ok();
+                std::process::exit(101)
+            }
         }
     }
 }

@@ -37,6 +37,7 @@ func (FileTestee) Parse(req request) ([]Event, error) {
 	newEvent := eventConstructor(data)
 	d := newDecoder()
 	var events []Event
+	delivering(&events)
 	for pos := int64(len(binlogMagic)); pos < int64(len(data)); {
 		rest := data[pos:]
 		if len(rest) < fixedHeaderLen {

@@ -16,6 +16,9 @@ import (
 
 const libraryVersion = "0.24.4"
 
+// libraryPrefix: the library's functions, whose frames make a panic's signature (panics.go).
+const libraryPrefix = "vitess.io/vitess/go/"
+
 // Testee turns one parse request into the events the library delivered, or its rejection.
 type Testee interface {
 	Name() string
@@ -35,5 +38,5 @@ func main() {
 	r.send(map[string]any{"type": "hello", "protocol": 1, "name": testee.Name(),
 		"version": libraryVersion, "transport": os.Args[1], "capabilities": capabilities(),
 		"unavailable": nil})
-	serve(func(req request) ([]Event, error) { return parseGuarded(testee, req) }, r)
+	serve(testee.Parse, r)
 }

@@ -76,6 +76,7 @@ type position struct {
 
 func readUntilEnd(conn *mysql.Conn, src *StreamSource) ([]Event, error) {
 	var events []Event
+	delivering(&events)
 	at := position{file: src.File, end: int64(src.StartPosition)}
 	d := newDecoder()
 	for {

@@ -3,7 +3,7 @@
 //! checksum length from each Format_description and the Table_maps by table id.
 
 use crate::canon::{body, canonical, nested};
-use crate::shared::protocol::{Outcome, Rejection};
+use crate::shared::protocol::{Delivered, Outcome, Rejection};
 use mysql_binlog_connector_rust::binlog_error::BinlogError;
 use mysql_binlog_connector_rust::binlog_parser::BinlogParser;
 use serde_json::Value;
@@ -29,12 +29,12 @@ pub fn parse(path: &str) -> Outcome {
         return Outcome::Rejected(Rejection { kind: "BadMagic", offset: Some(0), message: e.to_string(), events: vec![] });
     }
     let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-    let mut events = Vec::new();
+    let mut events = Delivered::default();
     let mut position: u64 = 4;
     while position < size {
         let (h, data) = match parser.next(&mut file) {
             Ok(x) => x,
-            Err(e) => return rejection(&e, position, events),
+            Err(e) => return rejection(&e, position, events.take()),
         };
         let end = position + h.event_length as u64;
         let tables = &parser.table_map_event_by_table_id;
@@ -42,5 +42,5 @@ pub fn parse(path: &str) -> Outcome {
         events.push(canonical(&h, position, h.next_event_position as u64, b));
         position = file.stream_position().unwrap_or(end);
     }
-    Outcome::Events(events)
+    Outcome::Events(events.take())
 }

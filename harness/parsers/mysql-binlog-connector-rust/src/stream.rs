@@ -8,7 +8,7 @@
 //! nothing MariaDB-specific (its README names MySQL 5.6, 5.7 and 8.0 only).
 
 use crate::canon::{body, canonical, nested};
-use crate::shared::protocol::{Outcome, Rejection, StreamSource};
+use crate::shared::protocol::{Delivered, Outcome, Rejection, StreamSource};
 use mysql_binlog_connector_rust::binlog_client::{BinlogClient, StartPosition};
 use mysql_binlog_connector_rust::binlog_error::BinlogError;
 use mysql_binlog_connector_rust::event::event_data::EventData;
@@ -79,7 +79,7 @@ async fn read(source: &StreamSource) -> Outcome {
         Ok(s) => s,
         Err(e) => return failed(&e, source.start_position, vec![]),
     };
-    let mut events: Vec<Value> = Vec::new();
+    let mut events = Delivered::default();
     let mut file = source.file.clone();
     let mut end = source.start_position; // where the last reported event ended
     let failure = loop {
@@ -115,7 +115,7 @@ async fn read(source: &StreamSource) -> Outcome {
     };
     let _ = stream.close().await;
     match failure {
-        None => Outcome::Events(events),
-        Some(e) => failed(&e, end, events),
+        None => Outcome::Events(events.take()),
+        Some(e) => failed(&e, end, events.take()),
     }
 }

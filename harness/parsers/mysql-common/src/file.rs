@@ -4,7 +4,7 @@
 //! ("it is necessary to read the embedded stream as soon as it is encountered").
 
 use crate::canon38::{body, canonical, nested_canonical};
-use crate::shared::protocol::{Outcome, Rejection};
+use crate::shared::protocol::{Delivered, Outcome, Rejection};
 use mysql_common::binlog::events::TransactionPayloadEvent;
 use mysql_common::binlog::{consts::BinlogVersion, consts::EventType, BinlogFile};
 use serde_json::{json, Value};
@@ -30,18 +30,18 @@ pub fn parse(path: &str) -> Outcome {
             return Outcome::Rejected(Rejection { kind: "BadMagic", offset: Some(0), message: e.to_string(), events: vec![] })
         }
     };
-    let mut events = Vec::new();
+    let mut events = Delivered::default();
     let mut position: u64 = 4;
     while let Some(next) = binlog.next() {
         let ev = match next {
             Ok(ev) => ev,
-            Err(e) => return rejection(&e, position, events),
+            Err(e) => return rejection(&e, position, events.take()),
         };
         let reader = binlog.reader();
         let decoded = body(&ev, &|id| reader.get_tme(id));
         let mut body = match decoded {
             Ok(b) => b,
-            Err(e) => return rejection(&e, position, events),
+            Err(e) => return rejection(&e, position, events.take()),
         };
         let end = position + ev.header().event_size() as u64;
         if ev.header().event_type_raw() == EventType::TRANSACTION_PAYLOAD_EVENT as u8 {
@@ -51,13 +51,13 @@ pub fn parse(path: &str) -> Outcome {
                         b.insert("events".into(), json!(inner));
                     }
                 }
-                Err(e) => return rejection(&e, position, events),
+                Err(e) => return rejection(&e, position, events.take()),
             }
         }
         events.push(canonical(&ev, position, body));
         position = end;
     }
-    Outcome::Events(events)
+    Outcome::Events(events.take())
 }
 
 /// The events inside a Transaction_payload, at the payload's end position (as mysqlbinlog

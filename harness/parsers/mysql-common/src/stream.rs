@@ -7,7 +7,7 @@
 //! are put back into its body by their sizes (they fill `uncompressed_size`).
 
 use crate::canon037::{body, canonical, nested_canonical};
-use crate::shared::protocol::{Outcome, Rejection, StreamSource};
+use crate::shared::protocol::{Delivered, Outcome, Rejection, StreamSource};
 use futures_util::StreamExt;
 use mysql_async::binlog::events::EventData;
 use mysql_async::binlog::EventType;
@@ -70,7 +70,7 @@ async fn read(source: &StreamSource) -> Outcome {
         Ok(s) => s,
         Err(e) => return failed(format!("binlog dump: {e}"), source.start_position, vec![]),
     };
-    let mut events: Vec<Value> = Vec::new();
+    let mut events = Delivered::default();
     let mut file = source.file.clone();
     let mut end = source.start_position; // where the last reported event ended
     let mut payload: Option<Payload> = None;
@@ -144,7 +144,7 @@ async fn read(source: &StreamSource) -> Outcome {
     }
     let _ = stream.close().await;
     match failure {
-        None => Outcome::Events(events),
-        Some(message) => failed(message, end, events),
+        None => Outcome::Events(events.take()),
+        Some(message) => failed(message, end, events.take()),
     }
 }

@@ -24,7 +24,7 @@ final class FileTestee {
     private FileTestee() {}
 
     static List<Map<String, Object>> parse(String path) throws Exception {
-        List<Map<String, Object>> events = new ArrayList<>();
+        List<Map<String, Object>> events = Protocol.delivering(new ArrayList<>());
         File file = new File(path);
         long position = 4;
         try (FileLogFetcher fetcher = new FileLogFetcher(BUFFER_SIZE)) {

@@ -43,7 +43,7 @@ final class StreamTestee implements SinkFunction<LogEvent> {
     private static final int SO_TIMEOUT_MILLIS = 30 * 1000;
 
     private final Map<String, Object> source;
-    private final List<Map<String, Object>> events = new ArrayList<>();
+    private final List<Map<String, Object>> events = Protocol.delivering(new ArrayList<>());
     // Canal's SinkFunction dump hands a Transaction_payload over undecoded, and its own decoder
     // and context are private to it: the payload is decoded with LogDecoder.processIterateDecode,
     // as its LocalBinLogConnection and MysqlMultiStageCoprocessor do, with a context of our own

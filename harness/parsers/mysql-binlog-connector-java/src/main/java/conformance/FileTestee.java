@@ -16,7 +16,7 @@ final class FileTestee {
     private FileTestee() {}
 
     static List<Map<String, Object>> parse(String path) throws Rejection, IOException {
-        List<Map<String, Object>> events = new ArrayList<>();
+        List<Map<String, Object>> events = Protocol.delivering(new ArrayList<>());
         Canonical canonical = new Canonical();
         long position = 4;
         try (BinaryLogFileReader reader = new BinaryLogFileReader(new File(path), Library.deserializer())) {

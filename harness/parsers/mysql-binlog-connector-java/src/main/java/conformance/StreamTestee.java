@@ -29,7 +29,7 @@ final class StreamTestee implements BinaryLogClient.EventListener, BinaryLogClie
 
     private final Map<String, Object> source;
     private final Canonical canonical = new Canonical();
-    private final List<Map<String, Object>> events = new ArrayList<>();
+    private final List<Map<String, Object>> events = Protocol.delivering(new ArrayList<>());
     private final CountDownLatch done = new CountDownLatch(1);
     private String file;
     private long end;            // where the last reported event ended

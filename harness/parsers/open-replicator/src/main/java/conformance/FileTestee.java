@@ -14,7 +14,7 @@ final class FileTestee {
     private FileTestee() {}
 
     static List<Map<String, Object>> parse(String path) throws Exception {
-        List<Map<String, Object>> events = new ArrayList<>();
+        List<Map<String, Object>> events = Protocol.delivering(new ArrayList<>());
         Canonical canonical = new Canonical();
         File file = new File(path).getAbsoluteFile();
         FileBasedBinlogParser parser = new FileBasedBinlogParser();

@@ -27,7 +27,7 @@ final class StreamTestee {
 
     private final Map<String, Object> source;
     private final Canonical canonical = new Canonical();
-    private final List<Map<String, Object>> events = new ArrayList<>();
+    private final List<Map<String, Object>> events = Protocol.delivering(new ArrayList<>());
     private final Library.Outcome outcome = new Library.Outcome();
     private String file;
     private long end;            // where the last reported event ended
