@@ -1,5 +1,5 @@
-"""Vitess's go/mysql (v0.24.4) alone against a real MySQL 8.0: findings V1 and V2 of
-docs/findings/vitess.md, shown by a small Go program that calls the library directly
+"""Vitess's go/mysql (v0.24.4) alone against a real MySQL 8.0 (findings V1 and V2 of
+docs/findings/vitess.md) and a real MariaDB 11.8 (V8, V9), shown by a small Go program that calls the library directly
 (harness/parsers/vitess/probe: the dump as go/vt/binlog.BinlogConnection sends it, no harness
 primary, no adapter), each beside a control where the library is right."""
 from __future__ import annotations
@@ -41,8 +41,18 @@ def mysql() -> Iterator[Server]:
         yield server
 
 
-def dump(probe: Path, server: Server, first: str) -> list[dict[str, Any]]:
-    proc = subprocess.run([str(probe), "127.0.0.1", str(server.port), USER, PASSWORD, first, "4"],
+@pytest.fixture(scope="module")
+def mariadb() -> Iterator[Server]:
+    profile = LOCAL_PROFILES["mariadb-11.8"]
+    require_image(profile)
+    with running_server(profile, {"binlog_format": "ROW", "log_bin_compress": "ON",
+                                  "log_bin_compress_min_len": "10"}) as server:
+        server.execute(GRANTS)
+        yield server
+
+
+def dump(probe: Path, server: Server, first: str, *flavor: str) -> list[dict[str, Any]]:
+    proc = subprocess.run([str(probe), "127.0.0.1", str(server.port), USER, PASSWORD, first, "4", *flavor],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
     return [json.loads(line) for line in proc.stdout.splitlines()]
@@ -79,3 +89,53 @@ def test_json_time_outside_a_day_is_lost_or_wrapped(probe: Path, mysql: Server) 
     assert json.loads(rows[1]) == {"t": "12:34:56.000000"}, rows  # control
     assert json.loads(rows[2]) == {"t": ""}, rows
     assert json.loads(rows[3]) == {"t": f"{int(hours) % 64:02d}:{rest}"}, (rows, stored)
+
+
+# MariaDB's compressed events (log_bin_compress): QUERY_COMPRESSED_EVENT and
+# WRITE_ROWS_COMPRESSED_EVENT_V1, the codes a MariaDB 11.8 writes for row-format v1 inserts.
+QUERY_COMPRESSED, WRITE_ROWS_COMPRESSED_V1 = 165, 166
+V9_SQL = ("DROP DATABASE IF EXISTS {db}; CREATE DATABASE {db}; "
+          "CREATE TABLE {db}.t (id INT PRIMARY KEY, s VARCHAR(100));"
+          "INSERT INTO {db}.t VALUES (1, REPEAT('compressible ', 5)), (2, REPEAT('again ', 8))")
+
+
+def test_mariadb_compressed_events_are_unnamed_and_their_rows_lost(probe: Path, mariadb: Server) -> None:
+    """V9: with log_bin_compress on, MariaDB writes compressed Query and rows events; no Is...
+    method of the library names them, so a reader built on it (vstreamer's parseEvent) gets no
+    statement and no row. Control: the same statements with log_bin_compress off, on the same
+    server and connection settings: both rows come back."""
+    mariadb.execute("SET GLOBAL log_bin_compress = OFF")
+    control = dump(probe, mariadb, in_a_fresh_binlog(mariadb, V9_SQL.format(db="v9plain")), "mariadb")
+    mariadb.execute("SET GLOBAL log_bin_compress = ON")
+    compressed = dump(probe, mariadb, in_a_fresh_binlog(mariadb, V9_SQL.format(db="v9comp")), "mariadb")
+    control_rows = [line["values"] for line in control if line.get("table") == "t"]
+    assert control_rows == [["1", "compressible " * 5], ["2", "again " * 8]], control  # control
+    # (MariaDB's Gtid_list, 163, and Binlog_checkpoint, 161, are unnamed either way)
+    assert not {QUERY_COMPRESSED, WRITE_ROWS_COMPRESSED_V1} & codes(control, "unnamed"), control
+    unnamed = codes(compressed, "unnamed")
+    assert {QUERY_COMPRESSED, WRITE_ROWS_COMPRESSED_V1} <= unnamed, compressed
+    assert not [line for line in compressed if line.get("table") == "t"], compressed  # rows lost
+
+
+ANONYMOUS_GTID, USER_VAR, QUERY, XID = 34, 14, 2, 16
+BINLOG_CHECKPOINT, GTID_LIST, MARIADB_GTID = 161, 163, 162
+
+
+def codes(lines: list[dict[str, Any]], key: str) -> set[int]:
+    return {line[key] for line in lines if key in line}
+
+
+def test_events_no_is_method_names_come_unnamed(probe: Path, mysql: Server, mariadb: Server) -> None:
+    """V8: a MySQL 8.0 transaction logged without GTIDs starts with an Anonymous_gtid, and a
+    statement-logged use of a user variable writes a User_var; MariaDB heads a binlog with
+    Gtid_list and Binlog_checkpoint. No Is... method names any of them, so a go/mysql reader
+    cannot tell them from garbage. Control: in the same dumps, the Query and Xid (MySQL) and
+    MariaDB's GTID event are named."""
+    sql = ("DROP DATABASE IF EXISTS v8; CREATE DATABASE v8; CREATE TABLE v8.t (id INT PRIMARY KEY);"
+           "SET SESSION binlog_format = 'STATEMENT'; SET @v = 5; INSERT INTO v8.t VALUES (@v)")
+    lines = dump(probe, mysql, in_a_fresh_binlog(mysql, sql))
+    assert {QUERY, XID} <= codes(lines, "named"), lines  # control
+    assert {ANONYMOUS_GTID, USER_VAR} <= codes(lines, "unnamed"), lines
+    maria = dump(probe, mariadb, in_a_fresh_binlog(mariadb, "CREATE DATABASE IF NOT EXISTS v8m"), "mariadb")
+    assert {QUERY, MARIADB_GTID} <= codes(maria, "named"), maria  # control
+    assert {BINLOG_CHECKPOINT, GTID_LIST} <= codes(maria, "unnamed"), maria

@@ -4,9 +4,12 @@
 // with Conn.ReadBinlogEvent until the server is silent for two seconds, and prints one JSON line
 // per event of interest: a Rotate's name from NextLogFile, after StripChecksum (what the
 // interface asks) and before it (the control); each row of a rows event, its cells decoded by
-// binlog.CellValue with fields from the Table_map, as text.
+// binlog.CellValue with fields from the Table_map, as text; the type code of every event after
+// the Format_description, as {"named": code} where one of the library's Is... methods names it,
+// else {"unnamed": code}. With "mariadb" last, the session first
+// sets @mariadb_slave_capability=4, as Vitess's MariaDB flavor does before its dump.
 //
-//	probe HOST PORT USER PASS FILE POS
+//	probe HOST PORT USER PASS FILE POS [mariadb]
 package main
 
 import (
@@ -32,6 +35,10 @@ func main() {
 	must(err)
 	_, err = conn.ExecuteFetch("SET @source_binlog_checksum = @@global.binlog_checksum, @master_binlog_checksum=@@global.binlog_checksum", 0, false)
 	must(err)
+	if len(os.Args) > 7 && os.Args[7] == "mariadb" {
+		_, err = conn.ExecuteFetch("SET @mariadb_slave_capability=4", 0, false)
+		must(err)
+	}
 	must(conn.SendBinlogDumpCommand(1234567, os.Args[5], uint32(pos)))
 	events := make(chan mysql.BinlogEvent)
 	go func() {
@@ -71,6 +78,11 @@ func main() {
 		whole := ev
 		ev, _, err = ev.StripChecksum(format)
 		must(err)
+		if named(ev) {
+			emit(map[string]any{"named": typeCode(whole)})
+		} else {
+			emit(map[string]any{"unnamed": typeCode(whole)})
+		}
 		switch {
 		case ev.IsRotate():
 			stripped, _, _ := ev.NextLogFile(format)
@@ -89,6 +101,32 @@ func main() {
 			}
 		}
 	}
+}
+
+// typeCode: the header's type byte, as the library's event value answers it (its exported
+// Type method, beyond the BinlogEvent interface).
+func typeCode(ev mysql.BinlogEvent) int {
+	if h, ok := ev.(interface{ Type() byte }); ok {
+		return int(h.Type())
+	}
+	return -1
+}
+
+// named: some Is... method of the library's BinlogEvent names the event.
+func named(ev mysql.BinlogEvent) bool {
+	for _, is := range []func(mysql.BinlogEvent) bool{
+		mysql.BinlogEvent.IsRotate, mysql.BinlogEvent.IsGTID, mysql.BinlogEvent.IsXID,
+		mysql.BinlogEvent.IsIntVar, mysql.BinlogEvent.IsRand, mysql.BinlogEvent.IsQuery,
+		mysql.BinlogEvent.IsPreviousGTIDs, mysql.BinlogEvent.IsRowsQuery, mysql.BinlogEvent.IsTableMap,
+		mysql.BinlogEvent.IsWriteRows, mysql.BinlogEvent.IsUpdateRows, mysql.BinlogEvent.IsPartialUpdateRows,
+		mysql.BinlogEvent.IsDeleteRows, mysql.BinlogEvent.IsTransactionPayload, mysql.BinlogEvent.IsHeartbeat,
+		mysql.BinlogEvent.IsStop,
+	} {
+		if is(ev) {
+			return true
+		}
+	}
+	return false
 }
 
 func cells(tm *mysql.TableMap, data []byte, present, nulls mysql.Bitmap) []any {
