@@ -60,6 +60,10 @@ pub struct StreamSource {
     pub start_position: u64,
     pub end_file: String,
     pub end_position: u64,
+    /// docs/plugin-contract.md "Stream modes": position, gtid, current, heartbeats
+    pub mode: String,
+    pub gtid_set: String,
+    pub heartbeat_period: f64,
 }
 
 /// A clean rejection: a typed error, its byte offset, and the events before it.
@@ -81,6 +85,9 @@ pub struct Testee<'a> {
     pub version: &'a str,
     pub transport: &'a str,
     pub capabilities: Value,
+    /// the stream modes it runs in, and for the others why not (a stream testee's hello)
+    pub modes: Vec<&'a str>,
+    pub modes_unsupported: Value,
 }
 
 fn stream_source(v: &Value) -> Option<StreamSource> {
@@ -98,6 +105,9 @@ fn stream_source(v: &Value) -> Option<StreamSource> {
         end_file: if end_file.is_empty() { file.clone() } else { end_file },
         file,
         end_position: num("end_position"),
+        mode: Some(text("mode")).filter(|m| !m.is_empty()).unwrap_or_else(|| "position".into()),
+        gtid_set: text("gtid_set"),
+        heartbeat_period: s.get("heartbeat_period").and_then(Value::as_f64).unwrap_or(0.0),
     })
 }
 
@@ -132,7 +142,8 @@ pub fn serve(
     install_panic_hook();
     let hello = json!({"type": "hello", "protocol": 1, "name": testee.name, "version": testee.version,
                        "transport": testee.transport, "capabilities": testee.capabilities,
-                       "unavailable": null});
+                       "unavailable": null, "modes": testee.modes,
+                       "modes_unsupported": testee.modes_unsupported});
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     writeln!(out, "{hello}").ok();

@@ -41,6 +41,7 @@ fn main() {
         "stream" => ("mysql-binlog-connector-rust", "stream"),
         _ => ("mysql-binlog-connector-rust-file", "file"),
     };
-    let testee = Testee { name, version: "mysql-binlog-connector-rust 0.3.3", transport, capabilities: capabilities() };
+    let testee = Testee { name, version: "mysql-binlog-connector-rust 0.3.3", transport, capabilities: capabilities(),
+                          modes: vec!["position"], modes_unsupported: json!({}) };
     serve(testee, &|path| file::parse(path), &|source| stream::parse(source));
 }

@@ -60,6 +60,7 @@ fn main() {
         _ => ("mysql-common-file", "mysql_common 0.38.2"),
     };
     let testee = Testee { name, version, transport: if transport == "stream" { "stream" } else { "file" },
-                          capabilities: capabilities() };
+                          capabilities: capabilities(), modes: stream::MODES.to_vec(),
+                          modes_unsupported: json!({}) };
     serve(testee, &|path| file::parse(path), &|source| stream::parse(&runtime, source));
 }
