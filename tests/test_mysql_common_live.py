@@ -12,6 +12,7 @@ import re
 import socket
 import subprocess
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -367,6 +368,28 @@ def test_mbcr_mariadb_sends_stand_ins(mbcr_probe, mbcr_mariadb, tmp_path):
     in_file = [json.loads(line)["header"]["event_type"] for line in proc.stdout.splitlines()[:-1]]
     assert {GTID, GTID_LIST, ANNOTATE_ROWS} <= set(in_file)  # control: the binlog holds them
     assert QUERY in streamed
+
+
+def test_mbcr_latest_start_asks_show_master_status(mbcr_probe, mbcr_mysql):
+    """Finding mbcr-17: StartPosition::Latest (and a GTID start from an empty set) finds the
+    server's position with `show master status` (command_util.rs fetch_binlog_info), which
+    MySQL 8.4 removed: on a real 9.7 the connection fails with the server's syntax error before
+    any event. Control: the same call on 8.0 and 5.7 starts, and reads the transaction written
+    after it."""
+    url = f"mysql://{USER}:{PASSWORD}@127.0.0.1:{mbcr_mysql.port}"
+    proc = subprocess.Popen([str(mbcr_probe), "latest", url], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.5)  # the client is at the end: a transaction now is what it must read
+    mbcr_mysql.execute("CREATE DATABASE IF NOT EXISTS mbcr_latest")
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err[-1000:]
+    last = json.loads(out.splitlines()[-1])
+    if tuple(int(n) for n in mbcr_mysql.profile.version.split(".")) >= (8, 4):
+        assert "near 'master status'" in last.get("error", ""), last  # the defect: 9.7's parser error
+        assert len(out.splitlines()) == 1
+    else:
+        assert "end" in last, last  # control
+        queries = [q["query"] for q in of_kind([json.loads(x) for x in out.splitlines()], "Query")]
+        assert any("mbcr_latest" in q for q in queries), out[-2000:]
 
 
 class ClosingProxy:

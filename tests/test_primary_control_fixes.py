@@ -97,9 +97,26 @@ def test_show_binary_log_status_on_mariadb(case: str, answered: bool, tmp_path: 
                 cur.execute("SHOW BINARY LOG STATUS")
                 assert cur.fetchone()[:2] == ("binlog.000001", (CORPUS / case / "binlog.000001").stat().st_size)
             else:
-                with pytest.raises(pymysql.err.ProgrammingError, match="1064"):
+                # a real 10.11's answer (docs/replication-clients.md, its capture)
+                with pytest.raises(pymysql.err.ProgrammingError, match="1064") as refused:
                     cur.execute("SHOW BINARY LOG STATUS")
+                assert refused.value.args[1] == (
+                    "You have an error in your SQL syntax; check the manual that corresponds to your MariaDB "
+                    "server version for the right syntax to use near 'LOG STATUS' at line 1")
         conn.close()
+
+
+def test_show_master_status_on_mysql_9_7_is_refused_as_9_7_refuses_it(tmp_path: Path) -> None:
+    """A real 9.7's parser stops at MASTER (tests/test_mysql_common_live.py sees that text through
+    mysql-binlog-connector-rust against a real 9.7)."""
+    with serving([CORPUS / "mysql-9.7/integers--row"], tmp_path, password="pw") as served:
+        conn = pymysql.connect(host=served.host, port=served.port, user="root", password="pw")
+        with conn.cursor() as cur, pytest.raises(pymysql.err.ProgrammingError, match="1064") as refused:
+            cur.execute("show master status")
+        conn.close()
+    assert refused.value.args[1] == ("You have an error in your SQL syntax; check the manual that corresponds to "
+                                     "your MySQL server version for the right syntax to use near 'master status' "
+                                     "at line 1")
 
 
 def test_a_dropped_tables_create_statement_is_the_one_the_server_ran() -> None:

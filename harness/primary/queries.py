@@ -409,6 +409,9 @@ class Statement:
     pattern: re.Pattern[str]
     answer: Callable[[QuerySession, re.Match[str]], Reply]
     exists: Callable[[ServedLogs], bool] = _always  # does the served server version have it?
+    # where a version without it stops parsing, as a word index: the ERR 1064 quotes the text
+    # from there ("near 'master status'" from a real 9.7, "near 'LOG STATUS'" from a real 10.11)
+    refused_at: int = 1
 
 
 def _p(regex: str) -> re.Pattern[str]:
@@ -435,8 +438,9 @@ STATEMENTS: tuple[Statement, ...] = (
     # MariaDB took MySQL's name too: a real 11.8 answers it, 10.5 and 10.11 give ERR 1064 (the
     # control experiment of docs/cdc.md found it: Debezium asks it of any version from 8.2 up).
     Statement(_p(r"SHOW\s+BINARY\s+LOG\s+STATUS"), answer_binlog_status,
-              lambda logs: _mysql_at_least((8, 2, 0))(logs) or _mariadb_at_least((11, 8, 0))(logs)),
-    Statement(_p(r"SHOW\s+BINLOG\s+STATUS"), answer_binlog_status, _mariadb_at_least((10, 5, 2))),
+              lambda logs: _mysql_at_least((8, 2, 0))(logs) or _mariadb_at_least((11, 8, 0))(logs), refused_at=2),
+    # (SHOW BINARY LOGS and SHOW BINLOG EVENTS parse: the parser stops at the third word)
+    Statement(_p(r"SHOW\s+BINLOG\s+STATUS"), answer_binlog_status, _mariadb_at_least((10, 5, 2)), refused_at=2),
     Statement(_p(r"SHOW\s+(?:BINARY|MASTER)\s+LOGS"), answer_binary_logs),
     Statement(_p(r"SHOW\s+BINLOG\s+EVENTS(?:\s+IN\s+(?P<file>'[^']*'|\"[^\"]*\"))?(?:\s+FROM\s+(?P<pos>\d+))?"
                  r"(?:\s+LIMIT\s+(?:(?P<offset>\d+)\s*,\s*)?(?P<count>\d+))?"), answer_show_binlog_events),
@@ -476,6 +480,17 @@ def normalize(sql: str) -> str:
 MAX_STATEMENT = 16 * 1024
 
 
+def _parse_error(s: QuerySession, sql: str, refused_at: int) -> ErrPacket:
+    """A statement this version does not have, refused as its parser refuses it: the text from
+    the word it stops at, as the client sent it, and the server's own name for itself."""
+    words = sql.strip().rstrip(";").split(None, refused_at)
+    near = words[refused_at] if len(words) > refused_at else ""
+    server = "MariaDB" if s.logs.flavor == "mariadb" else "MySQL"
+    return ErrPacket(ER_PARSE_ERROR, "You have an error in your SQL syntax; check the manual that corresponds to "
+                     f"your {server} server version for the right syntax to use near '{near[:80]}' at line 1",
+                     "42000")
+
+
 def answer(s: QuerySession, sql: str) -> Reply:
     if len(sql) > MAX_STATEMENT:
         return ErrPacket(ER_NOT_SUPPORTED_YET, f"harness serve does not answer this statement of {len(sql)} "
@@ -486,9 +501,7 @@ def answer(s: QuerySession, sql: str) -> Reply:
         if not m:
             continue
         if not st.exists(s.logs):
-            return ErrPacket(ER_PARSE_ERROR, "You have an error in your SQL syntax; check the manual that "
-                             f"corresponds to your server version for the right syntax to use near "
-                             f"'{text[:80]}' at line 1", "42000")
+            return _parse_error(s, sql, st.refused_at)
         try:
             return st.answer(s, m)
         except _Refused as r:

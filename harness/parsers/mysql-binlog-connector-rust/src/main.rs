@@ -42,6 +42,6 @@ fn main() {
         _ => ("mysql-binlog-connector-rust-file", "file"),
     };
     let testee = Testee { name, version: "mysql-binlog-connector-rust 0.3.3", transport, capabilities: capabilities(),
-                          modes: vec!["position"], modes_unsupported: json!({}) };
+                          modes: stream::MODES.to_vec(), modes_unsupported: json!({}) };
     serve(testee, &|path| file::parse(path), &|source| stream::parse(source));
 }

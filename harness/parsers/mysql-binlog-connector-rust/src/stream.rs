@@ -6,6 +6,12 @@
 //! `connect()` and `BinlogStream::read()` until the last event served (`end_file`/`end_position`),
 //! then `close()`. The dump is blocking (the crate sends flags 0), as a replica's; the crate sends
 //! nothing MariaDB-specific (its README names MySQL 5.6, 5.7 and 8.0 only).
+//!
+//! Stream modes (docs/plugin-contract.md), each through the crate's own `StartPosition`:
+//! gtid: `StartPosition::Gtid(set)` (the crate's GTID dump; an empty set makes it fetch the
+//! server's executed set first, with `show master status`); current: `StartPosition::Latest`
+//! (the crate asks `show master status`); heartbeats: `with_master_heartbeat(period)`, and each
+//! heartbeat the stream yields reported as an event.
 
 use crate::canon::{body, canonical, nested};
 use crate::shared::protocol::{Delivered, Outcome, Rejection, StreamSource};
@@ -20,6 +26,7 @@ const SERVER_ID: u64 = 0x5251_5354;
 const LOG_EVENT_ARTIFICIAL_F: u16 = 0x20;
 const ROTATE_EVENT: u8 = 4;
 const FORMAT_DESCRIPTION_EVENT: u8 = 15;
+const HEARTBEAT_LOG_EVENT_V2: u8 = 0x29;
 // ape-dts's defaults: binlog_heartbeat_interval_secs, binlog_timeout_secs, keepalive_idle_secs,
 // keepalive_interval_secs (dt-common/src/config/task_config.rs)
 const HEARTBEAT: Duration = Duration::from_secs(10);
@@ -29,6 +36,27 @@ const KEEPALIVE_INTERVAL: Duration = Duration::from_secs(10);
 // A request with no known end (end_position 0): the crate only dumps blocking, so the stream
 // ends when the primary has been silent this long (heartbeats come every 10 s, not sooner).
 const QUIET_END: Duration = Duration::from_secs(2);
+
+pub const MODES: [&str; 4] = ["position", "gtid", "current", "heartbeats"];
+
+/// Where the mode starts the dump, as the crate's StartPosition says it.
+fn start_position(source: &StreamSource) -> StartPosition {
+    match source.mode.as_str() {
+        "gtid" => StartPosition::Gtid(source.gtid_set.clone()),
+        "current" => StartPosition::Latest,
+        _ => StartPosition::BinlogPosition(source.file.clone(), source.start_position as u32),
+    }
+}
+
+/// A heartbeat as the stream yields it: the crate's `EventData::HeartBeat` has no fields (the
+/// binlog it names is not read), so only the header is reported.
+fn heartbeat(h: &EventHeader, data: &EventData) -> Value {
+    let named = matches!(data, EventData::HeartBeat);
+    json!({"type": if named { json!("HEARTBEAT_LOG_EVENT") } else { Value::Null },
+           "type_code": h.event_type, "event_size": h.event_length, "next_position": h.next_event_position,
+           "server_id": h.server_id, "timestamp": h.timestamp, "flags": {"value": h.event_flags},
+           "library_type": if named { "EventData::HeartBeat" } else { "not a heartbeat of the crate" }, "body": {}})
+}
 
 /// The crate's read timeout (`PacketChannel::read_packet_info`), which ends a stream with no known end.
 fn is_quiet_end(e: &BinlogError) -> bool {
@@ -70,9 +98,16 @@ pub fn parse(source: &StreamSource) -> Outcome {
 }
 
 async fn read(source: &StreamSource) -> Outcome {
-    let start = StartPosition::BinlogPosition(source.file.clone(), source.start_position as u32);
-    let mut client = BinlogClient::new(&url(source), SERVER_ID, start)
-        .with_master_heartbeat(HEARTBEAT)
+    if source.mode == "gtid" && source.gtid_set.trim().is_empty() {
+        // binlog_client.rs connect(): an empty gtid_set is replaced by the server's executed set
+        // (show master status), a start at the binlog's end: no GTID start at the beginning
+        return Outcome::Skipped("an empty GTID set (a start at the server's first transaction): the crate \
+                                 replaces it with the server's executed set and starts at the end".into());
+    }
+    let heartbeats = source.mode == "heartbeats";
+    let period = if heartbeats { Duration::from_secs_f64(source.heartbeat_period.max(1.0)) } else { HEARTBEAT };
+    let mut client = BinlogClient::new(&url(source), SERVER_ID, start_position(source))
+        .with_master_heartbeat(period)
         .with_read_timeout(if source.end_position == 0 { QUIET_END } else { READ_TIMEOUT })
         .with_keepalive(KEEPALIVE_IDLE, KEEPALIVE_INTERVAL);
     let mut stream = match client.connect().await {
@@ -88,6 +123,10 @@ async fn read(source: &StreamSource) -> Outcome {
             Err(e) if source.end_position == 0 && is_quiet_end(&e) => break None,
             Err(e) => break Some(e),
         };
+        if heartbeats && (matches!(data, EventData::HeartBeat) || h.event_type == HEARTBEAT_LOG_EVENT_V2) {
+            events.push(heartbeat(&h, &data));
+            continue;
+        }
         if artificial(&h, &data, !events.is_empty()) {
             if let EventData::Rotate(r) = &data {
                 file = r.binlog_filename.clone();

@@ -4,6 +4,8 @@
 //!   probe file PATH                 BinlogParser: check_magic, then next() to the file's end
 //!   probe stream URL FILE POSITION  BinlogClient as ape-dts builds it, read() until the server
 //!                                   has been quiet for 3 s (the crate's read timeout)
+//!   probe latest URL                the same from StartPosition::Latest (the crate finds the
+//!                                   server's current position itself)
 //!
 //! One JSON line per event: {"header": EventHeader, "data": EventData}, with "json" added to a
 //! rows event: each JSON column's text from the crate's `JsonBinary::parse_as_string` (what its
@@ -70,8 +72,7 @@ fn file(path: &str) -> Result<(), BinlogError> {
     Ok(())
 }
 
-async fn stream(url: &str, binlog: &str, position: u32) -> Result<(), BinlogError> {
-    let start = StartPosition::BinlogPosition(binlog.to_string(), position);
+async fn stream(url: &str, start: StartPosition) -> Result<(), BinlogError> {
     let mut client = BinlogClient::new(url, 0x5052_4f42, start)
         .with_master_heartbeat(Duration::from_secs(10))
         .with_read_timeout(Duration::from_secs(3))
@@ -93,10 +94,12 @@ fn main() {
         Some("file") if args.len() == 3 => end(file(&args[2])),
         Some("stream") if args.len() == 5 => {
             let position = args[4].parse().expect("position");
-            end(async_std::task::block_on(stream(&args[2], &args[3], position)))
+            let start = StartPosition::BinlogPosition(args[3].clone(), position);
+            end(async_std::task::block_on(stream(&args[2], start)))
         }
+        Some("latest") if args.len() == 3 => end(async_std::task::block_on(stream(&args[2], StartPosition::Latest))),
         _ => {
-            eprintln!("usage: probe file PATH | probe stream URL FILE POSITION");
+            eprintln!("usage: probe file PATH | probe stream URL FILE POSITION | probe latest URL");
             std::process::exit(2)
         }
     }
