@@ -370,6 +370,35 @@ def test_mbcr_mariadb_sends_stand_ins(mbcr_probe, mbcr_mariadb, tmp_path):
     assert QUERY in streamed
 
 
+def _data_by_type(lines: list[dict[str, Any]]) -> list[tuple[int, Any]]:
+    return [(line["header"]["event_type"], line["data"]) for line in lines if "header" in line]
+
+
+def test_mbcr_tagged_gtid_event_is_not_supported(mbcr_probe):
+    """Finding 14: MySQL 8.4+ writes a tagged transaction's Gtid as GTID_TAGGED_LOG_EVENT (42);
+    the crate returns it as `NotSupported`, no GTID. Control: the untagged transactions around
+    it in the same binlog come as `Gtid` with their GTID."""
+    settings = {"binlog_format": "ROW", "gtid_mode": "ON", "enforce_gtid_consistency": "ON"}
+    with live("mysql-9.7", settings) as server:
+        server.execute(GRANTS)
+        events = _data_by_type(mbcr_stream(mbcr_probe, server, "tagged-gtid-unknown"))
+    assert (42, "NotSupported") in events  # the defect
+    assert any(code == 33 and isinstance(data, dict) and "Gtid" in data for code, data in events)  # control
+
+
+def test_mbcr_partial_update_rows_are_not_supported(mbcr_probe):
+    """Finding 12: with binlog_row_value_options=PARTIAL_JSON a JSON_SET update is logged as
+    PARTIAL_UPDATE_ROWS_EVENT (39); the crate returns it as `NotSupported`, its rows lost.
+    Control: the insert before it, a WRITE_ROWS_EVENT, comes with its row."""
+    settings = {"binlog_format": "ROW", "binlog_row_image": "MINIMAL", "binlog_row_value_options": "PARTIAL_JSON"}
+    with live("mysql-9.7", settings) as server:
+        server.execute(GRANTS)
+        lines = mbcr_stream(mbcr_probe, server, "partial-update-rows-unread")
+    assert (39, "NotSupported") in _data_by_type(lines)  # the defect
+    [written] = of_kind(lines, "WriteRows")
+    assert written["rows"][0]["column_values"][0] == {"Long": 1}  # control
+
+
 def test_mbcr_latest_start_asks_show_master_status(mbcr_probe, mbcr_mysql):
     """Finding mbcr-17: StartPosition::Latest (and a GTID start from an empty set) finds the
     server's position with `show master status` (command_util.rs fetch_binlog_info), which
