@@ -165,6 +165,24 @@ def test_mariadb_annotate_rows_never_reach_the_stream(tmp_path):
     assert stream_types[:len(file_types) - 1] == [t for t in file_types if t != ANNOTATE_ROWS]
 
 
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_mariadb_own_and_compressed_events_are_unknown(transport, tmp_path):
+    """Findings mysqlcommon-9 and -10: on a real MariaDB 10.11 with log_bin_compress on, neither
+    BinlogFile nor mysql_async's stream names MariaDB's own events (Gtid_list 163,
+    Binlog_checkpoint 161, Gtid 162) nor its compressed Query (165) and rows (166) events
+    (`UnknownEventType`: "type" null), and the compressed insert's row is lost. Control: the
+    Format_description, the plain Query (BEGIN, under the compression threshold), the Table_map and
+    the Xid of the same binlog are named."""
+    settings = {"binlog_format": "ROW", "log_bin_compress": "ON", "log_bin_compress_min_len": "10"}
+    replies = on_server("mariadb-10.11", settings, ("mariadb-events-unknown",), tmp_path)
+    events = replies[transport]["events"]
+    named = {e["type_code"]: e.get("type") for e in events}
+    assert {named[c] for c in (15, 2, 19, 16)} == {"FORMAT_DESCRIPTION_EVENT", "QUERY_EVENT", "TABLE_MAP_EVENT",
+                                                   "XID_EVENT"}  # control
+    assert all(named[c] is None for c in (163, 161, 162, 165, 166)), named  # the defects
+    assert not any((e.get("body") or {}).get("rows") for e in events if e["type_code"] == 166)  # rows lost
+
+
 def _truncated(tmp_path: Path, cut: int) -> Path:
     source = ROOT / "corpus" / "mysql-9.7" / "integers--row" / "binlog.000001"
     path = tmp_path / f"cut-{cut}"
