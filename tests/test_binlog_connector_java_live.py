@@ -130,6 +130,23 @@ def test_mariadb_compressed_events_lose_type_and_rows(start_server, tmp_path, ad
     assert rows_of(reply["events"]) == [[2, "control"]]
 
 
+def test_partial_update_rows_arrive_without_data(start_server, tmp_path, adapter):
+    """mbcj-12: PARTIAL_UPDATE_ROWS_EVENT (39) has no deserializer in either line: the event
+    arrives with null EventData (the adapter reports "type" null, no rows), so each update's row
+    is lost without an error (with PARTIAL_JSON the server logs every update of the table so).
+    Control: the insert before them, a WRITE_ROWS_EVENT, arrives with its row."""
+    settings = {"binlog_row_image": "MINIMAL", "binlog_row_value_options": "PARTIAL_JSON"}
+    reply, oracle = dump(start_server, tmp_path, adapter, "mysql-9.7", settings, reproducer("partial-update-rows-null"))
+    assert reply["type"] == "events"
+    partial = [e["position"] for e in oracle if e["type"] == "PARTIAL_UPDATE_ROWS_EVENT"]
+    [written] = [e["position"] for e in oracle if e["type"] == "WRITE_ROWS_EVENT"]
+    ours = {e["position"]: e for e in reply["events"]}
+    assert len(partial) == 2
+    for p in partial:
+        assert ours[p]["type"] is None and not ours[p]["body"].get("rows"), ours[p]  # the defect
+    assert ours[written]["type"] == "WRITE_ROWS_EVENT" and len(ours[written]["body"]["rows"]) == 1  # control
+
+
 GTIDS = {"gtid_mode": "ON", "enforce_gtid_consistency": "ON"}
 
 
