@@ -1,5 +1,5 @@
 """Vitess's go/mysql (v0.24.4) alone against a real MySQL 8.0 (findings V1 and V2 of
-docs/findings/vitess.md) and a real MariaDB 11.8 (V8, V9), shown by a small Go program that calls the library directly
+docs/findings/vitess.md), MySQL 9.7 and 8.0 with GTIDs (V3) and a real MariaDB 11.8 (V8, V9), shown by a small Go program that calls the library directly
 (harness/parsers/vitess/probe: the dump as go/vt/binlog.BinlogConnection sends it, no harness
 primary, no adapter), each beside a control where the library is right."""
 from __future__ import annotations
@@ -139,3 +139,31 @@ def test_events_no_is_method_names_come_unnamed(probe: Path, mysql: Server, mari
     maria = dump(probe, mariadb, in_a_fresh_binlog(mariadb, "CREATE DATABASE IF NOT EXISTS v8m"), "mariadb")
     assert {QUERY, MARIADB_GTID} <= codes(maria, "named"), maria  # control
     assert {BINLOG_CHECKPOINT, GTID_LIST} <= codes(maria, "unnamed"), maria
+
+
+GTID_TAGGED = 42
+TAGGED_SQL = ("DROP DATABASE IF EXISTS v3; CREATE DATABASE v3; CREATE TABLE v3.t (id INT PRIMARY KEY);"
+              "SET gtid_next = 'AUTOMATIC:conformance'; INSERT INTO v3.t VALUES (1);"
+              "SET gtid_next = 'AUTOMATIC'; INSERT INTO v3.t VALUES (2)")
+
+
+def test_previous_gtids_and_tagged_gtids(probe: Path) -> None:
+    """V3 on a real 9.7: once the executed set holds a tagged GTID, the server writes the next
+    binlog's Previous_gtids in the tagged format (8.3+), which PreviousGTIDs cannot read; and a
+    tagged transaction's GTID_TAGGED_LOG_EVENT (42) answers no Is... method (IsGTID is false).
+    Control, the same server: the binlog before any tagged GTID has its Previous_gtids read, and
+    the untagged transactions' GTID events are named."""
+    profile = LOCAL_PROFILES["mysql-9.7"]
+    require_image(profile)
+    with running_server(profile, {"binlog_format": "ROW", "gtid_mode": "ON", "enforce_gtid_consistency": "ON"}) as server:
+        server.execute(GRANTS)
+        server.execute("CREATE DATABASE IF NOT EXISTS v3_before")  # an untagged GTID executed
+        before = dump(probe, server, in_a_fresh_binlog(server, TAGGED_SQL))
+        after = dump(probe, server, in_a_fresh_binlog(server, "CREATE DATABASE IF NOT EXISTS v3_after"))
+    def previous(lines: list[dict[str, Any]]) -> dict[str, Any]:
+        [read] = [line for line in lines if "previous_gtids" in line or "previous_gtids_error" in line]
+        return read
+    assert ":1-" in previous(before).get("previous_gtids", ""), before  # control: an untagged set
+    assert 33 in codes(before, "named"), before  # control: GTID_LOG_EVENT
+    assert GTID_TAGGED in codes(before, "unnamed"), before  # the defect: IsGTID is false
+    assert "previous_gtids_error" in previous(after), after  # the defect: the tagged format

@@ -6,8 +6,9 @@
 // interface asks) and before it (the control); each row of a rows event, its cells decoded by
 // binlog.CellValue with fields from the Table_map, as text; the type code of every event after
 // the Format_description, as {"named": code} where one of the library's Is... methods names it,
-// else {"unnamed": code}. With "mariadb" last, the session first
-// sets @mariadb_slave_capability=4, as Vitess's MariaDB flavor does before its dump.
+// else {"unnamed": code}; a Previous_gtids event's set as PreviousGTIDs reads it, or its error.
+// With "mariadb" last, the session first sets @mariadb_slave_capability=4, as Vitess's MariaDB
+// flavor does before its dump.
 //
 //	probe HOST PORT USER PASS FILE POS [mariadb]
 package main
@@ -88,6 +89,12 @@ func main() {
 			stripped, _, _ := ev.NextLogFile(format)
 			unstripped, _, _ := whole.NextLogFile(format)
 			emit(map[string]any{"rotate": stripped, "rotate_unstripped": unstripped})
+		case ev.IsPreviousGTIDs():
+			if set, err := ev.PreviousGTIDs(format); err != nil {
+				emit(map[string]any{"previous_gtids_error": err.Error()})
+			} else {
+				emit(map[string]any{"previous_gtids": set.String()})
+			}
 		case ev.IsTableMap():
 			tm, err := ev.TableMap(format)
 			must(err)
