@@ -193,14 +193,18 @@ def _truncated(tmp_path: Path, cut: int) -> Path:
 def test_truncated_files_end_silently_or_panic(tmp_path):
     """BinlogFile alone (no server): a file cut inside an event header ends as if complete; cut
     inside an event body, `Event::read` panics (`read_exact(..).unwrap()`), which the adapter
-    reports as one stderr line and exit status 101, the harness's crash."""
+    reports as one stderr line, a `crashed` reply with the 4 events before it, and exit status
+    101, the harness's crash."""
     events = ask("file", {"path": str(_truncated(tmp_path, 10**9))})["events"]  # control: whole file
     ends = [e["position"] + e["event_size"] for e in events]
     header_cut = ask("file", {"path": str(_truncated(tmp_path, ends[3] + 10))})
     assert header_cut["type"] == "events" and len(header_cut["events"]) == 4  # defect: no error
     proc = subprocess.run([str(adapter()), "file"], capture_output=True, text=True, timeout=60,
                           input=json.dumps({"type": "parse", "id": 1, "path": str(_truncated(tmp_path, ends[3] + 30))}) + "\n")
-    assert proc.returncode == 101 and len(proc.stdout.splitlines()) == 1  # hello, then the panic
+    lines = proc.stdout.splitlines()
+    assert proc.returncode == 101 and len(lines) == 2  # hello, then the panic's `crashed` reply
+    crashed = json.loads(lines[1])
+    assert crashed["type"] == "crashed" and [e["position"] for e in crashed["events"]] == [e["position"] for e in events[:4]]
     assert "src/binlog/events/mod.rs" in proc.stderr and "UnexpectedEof" in proc.stderr
 
 
@@ -417,26 +421,62 @@ def test_mbcr_partial_update_rows_are_not_supported(mbcr_probe):
     assert written["rows"][0]["column_values"][0] == {"Long": 1}  # control
 
 
-def test_mbcr_latest_start_asks_show_master_status(mbcr_probe, mbcr_mysql):
+def _until_dumping(server, proc: subprocess.Popen, seconds: float = 60) -> None:
+    """Until the server has a binlog dump thread for the probe, or the probe has ended (it
+    failed to connect: its output says why)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and proc.poll() is None:
+        if any(str(r.get("Command", "")).startswith("Binlog Dump") for r in server.query("SHOW PROCESSLIST")):
+            return
+        time.sleep(0.2)
+
+
+@pytest.mark.parametrize("profile", ("mysql-9.7", "mysql-8.0"))
+def test_mbcr_latest_start_asks_show_master_status(mbcr_probe, profile):
     """Finding mbcr-17: StartPosition::Latest (and a GTID start from an empty set) finds the
     server's position with `show master status` (command_util.rs fetch_binlog_info), which
     MySQL 8.4 removed: on a real 9.7 the connection fails with the server's syntax error before
-    any event. Control: the same call on 8.0 and 5.7 starts, and reads the transaction written
-    after it."""
-    url = f"mysql://{USER}:{PASSWORD}@127.0.0.1:{mbcr_mysql.port}"
-    proc = subprocess.Popen([str(mbcr_probe), "latest", url], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(1.5)  # the client is at the end: a transaction now is what it must read
-    mbcr_mysql.execute("CREATE DATABASE IF NOT EXISTS mbcr_latest")
-    out, err = proc.communicate(timeout=120)
+    any event. Control: the same call on 8.0 starts, and reads the transaction written after it.
+    A server of its own (the module's shared one, after the other reproducers, left this client
+    waiting for an answer: not explained)."""
+    with live(profile, {"binlog_format": "ROW"}) as server:
+        server.execute(GRANTS)
+        url = f"mysql://{USER}:{PASSWORD}@127.0.0.1:{server.port}"
+        proc = subprocess.Popen([str(mbcr_probe), "latest", url], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True)
+        _until_dumping(server, proc)  # the client is at the end: a transaction now is what it must read
+        server.execute("CREATE DATABASE IF NOT EXISTS mbcr_latest")
+        out, err = proc.communicate(timeout=120)
     assert proc.returncode == 0, err[-1000:]
     last = json.loads(out.splitlines()[-1])
-    if tuple(int(n) for n in mbcr_mysql.profile.version.split(".")) >= (8, 4):
+    if profile == "mysql-9.7":
         assert "near 'master status'" in last.get("error", ""), last  # the defect: 9.7's parser error
         assert len(out.splitlines()) == 1
     else:
         assert "end" in last, last  # control
         queries = [q["query"] for q in of_kind([json.loads(x) for x in out.splitlines()], "Query")]
         assert any("mbcr_latest" in q for q in queries), out[-2000:]
+
+
+def test_mbcr_tagged_gtid_set_is_refused(mbcr_probe):
+    """Finding mbcr-18: a GTID start from a set that holds a tagged GTID (MySQL 8.4+) is refused
+    by the crate's own GTID parser ("invalid gtid") before the dump. Control: the same server's
+    set before the tagged transaction streams the transactions after it."""
+    settings = {"binlog_format": "ROW", "gtid_mode": "ON", "enforce_gtid_consistency": "ON"}
+    with live("mysql-9.7", settings) as server:
+        server.execute(GRANTS + "CREATE DATABASE IF NOT EXISTS mbcr_t18;")
+        untagged = server.query("SELECT @@global.gtid_executed AS g")[0]["g"].replace("\n", "")
+        server.execute("SET gtid_next = 'AUTOMATIC:conformance'; CREATE DATABASE IF NOT EXISTS mbcr_t18b;"
+                       "SET gtid_next = 'AUTOMATIC'; CREATE DATABASE IF NOT EXISTS mbcr_t18c;")
+        tagged = server.query("SELECT @@global.gtid_executed AS g")[0]["g"].replace("\n", "")
+        url = f"mysql://{USER}:{PASSWORD}@127.0.0.1:{server.port}"
+        runs = {name: subprocess.run([str(mbcr_probe), "gtid", url, gtids], capture_output=True, text=True,
+                                     timeout=120) for name, gtids in (("control", untagged), ("tagged", tagged))}
+    assert ":conformance:" in tagged, tagged
+    lines = {name: [json.loads(x) for x in run.stdout.splitlines()] for name, run in runs.items()}
+    assert "invalid gtid" in lines["tagged"][-1].get("error", ""), lines["tagged"]  # the defect
+    queries = [q["query"] for q in of_kind(lines["control"], "Query")]
+    assert any("mbcr_t18c" in q for q in queries), lines["control"]  # control
 
 
 class ClosingProxy:

@@ -6,6 +6,8 @@
 //!                                   has been quiet for 3 s (the crate's read timeout)
 //!   probe latest URL                the same from StartPosition::Latest (the crate finds the
 //!                                   server's current position itself)
+//!   probe gtid URL SET              the same from StartPosition::Gtid(SET)
+//!                                   (these two: quiet for 8 s, as connect() runs queries first)
 //!
 //! One JSON line per event: {"header": EventHeader, "data": EventData}, with "json" added to a
 //! rows event: each JSON column's text from the crate's `JsonBinary::parse_as_string` (what its
@@ -72,10 +74,12 @@ fn file(path: &str) -> Result<(), BinlogError> {
     Ok(())
 }
 
-async fn stream(url: &str, start: StartPosition) -> Result<(), BinlogError> {
+/// `quiet`: the crate's read timeout, which also bounds the queries `connect()` runs first (a
+/// loaded machine's server can take seconds there); under the 10 s heartbeat, so it can end.
+async fn stream(url: &str, start: StartPosition, quiet: Duration) -> Result<(), BinlogError> {
     let mut client = BinlogClient::new(url, 0x5052_4f42, start)
         .with_master_heartbeat(Duration::from_secs(10))
-        .with_read_timeout(Duration::from_secs(3))
+        .with_read_timeout(quiet)
         .with_keepalive(Duration::from_secs(60), Duration::from_secs(10));
     let mut stream = client.connect().await?;
     loop {
@@ -88,6 +92,8 @@ async fn stream(url: &str, start: StartPosition) -> Result<(), BinlogError> {
     stream.close().await
 }
 
+const QUIET_AFTER_QUERIES: Duration = Duration::from_secs(8);
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     match args.get(1).map(String::as_str) {
@@ -95,11 +101,17 @@ fn main() {
         Some("stream") if args.len() == 5 => {
             let position = args[4].parse().expect("position");
             let start = StartPosition::BinlogPosition(args[3].clone(), position);
-            end(async_std::task::block_on(stream(&args[2], start)))
+            end(async_std::task::block_on(stream(&args[2], start, Duration::from_secs(3))))
         }
-        Some("latest") if args.len() == 3 => end(async_std::task::block_on(stream(&args[2], StartPosition::Latest))),
+        Some("latest") if args.len() == 3 => {
+            end(async_std::task::block_on(stream(&args[2], StartPosition::Latest, QUIET_AFTER_QUERIES)))
+        }
+        Some("gtid") if args.len() == 4 => {
+            let start = StartPosition::Gtid(args[3].clone());
+            end(async_std::task::block_on(stream(&args[2], start, QUIET_AFTER_QUERIES)))
+        }
         _ => {
-            eprintln!("usage: probe file PATH | probe stream URL FILE POSITION | probe latest URL");
+            eprintln!("usage: probe file PATH | probe stream URL FILE POSITION | probe latest URL | probe gtid URL SET");
             std::process::exit(2)
         }
     }
