@@ -90,16 +90,13 @@ class PersistentTestee:
         (exit status, last stderr line), as for a testee that died without a word, so a crash
         reads the same whichever way the testee ended; the events it delivered are kept."""
         assert self._proc is not None
-        died = self._died("died", CRASHED_EXIT_GRACE)
-        if self._proc.proc.poll() is None:
-            died = Reply(CRASH, detail=died.detail.replace(
-                "died (still running)", f"reported a crash, and no exit within {CRASHED_EXIT_GRACE:g}s", 1),
-                log=died.log)
+        exited = self._proc.wait(time.monotonic() + CRASHED_EXIT_GRACE) is not None
+        died = self._died("died" if exited else f"reported a crash, no exit within {CRASHED_EXIT_GRACE:g}s")
         return Reply(CRASH, reply.events, detail=died.detail, log=died.log or reply.detail)
 
-    def _died(self, what: str, grace: float = 2.0) -> Reply:
+    def _died(self, what: str) -> Reply:
         assert self._proc is not None
-        rc = self._proc.wait(time.monotonic() + grace)
+        rc = self._proc.wait(time.monotonic() + 2)
         message, log = crash_detail(what, describe_exit(rc), self._proc.stderr_tail(CRASH_LOG_BYTES))
         return Reply(CRASH, detail=message, log=log)
 
