@@ -143,7 +143,8 @@ def fuzz_native(session: nox.Session) -> None:
     """Every native engine in turn (issue 31): go test -fuzz on go-mysql, Jazzer on
     mysql-binlog-connector-java, libFuzzer on mysql_common, atheris on python-mysql-replication,
     each steered by the library's own coverage; a table of executions, coverage and findings,
-    summaries in build/fuzz-native/<parser>/. Posargs go to `python -m harness.fuzz.native all`
+    summaries in build/fuzz-native/<parser>/; then the inputs they kept, through every file parser
+    beside the oracle (the differential batch, build/fuzz-native/differential/). Posargs go to `python -m harness.fuzz.native all`
     (e.g. --seconds 600, --record corpus/findings)."""
     session.install("-e", ".[fuzz,parsers]")
     session.run("python", "-m", "harness.fuzz.native", "all", *session.posargs)

@@ -166,6 +166,21 @@ stack backtrace:
 NODE = """TypeError: Cannot read properties of undefined (reading 'length')
     at parseRow (/cache/node_modules/@vlasky/zongji/lib/rows_event.js:151:22)
     at Array.forEach (<anonymous>)"""
+GO_RECOVERED = """panic: runtime error: slice bounds out of range [:25355] with capacity 205 [recovered]
+goroutine 1 [running]:
+main.parseGuarded.func1()
+	/cache/go/go-mysql-1/panics.go:57 +0x1d
+panic({0x5, 0x6})
+	/usr/lib/go/src/runtime/panic.go:785 +0x132
+github.com/go-mysql-org/go-mysql/replication.(*QueryEvent).Decode(...)
+	github.com/go-mysql-org/go-mysql@v1.16.0/replication/event.go:410 +0x5"""
+PYTHON = """Traceback (most recent call last):
+  File "/work/harness/worker.py", line 30, in _reply
+    events = plugin.parse(path)
+  File "/site-packages/pymysql/protocol.py", line 72, in read
+    raise AssertionError(error)
+AssertionError: Result length not requested length:
+Expected=75.  Actual=24."""
 
 
 @pytest.mark.parametrize("log, site", [
@@ -177,8 +192,11 @@ NODE = """TypeError: Cannot read properties of undefined (reading 'length')
     (RUST_STD, "panic@row_event.rs:29"),
     (RUST_OOM, "memory-allocation@mysql_common::binlog::events::Event::read"),
     (NODE, "TypeError@rows_event.js:151"),
+    (GO_RECOVERED, "slice-bounds-out-of-range@event.go:410"),  # not the adapter's recover in panics.go
+    (PYTHON, "AssertionError@protocol.py:72"),  # the worker's crashed plugin: the innermost frame
     ("Killed", None),
-], ids=["java", "go", "go-nil", "go-oom", "rust", "rust-std", "rust-oom", "node", "unknown"])
+], ids=["java", "go", "go-nil", "go-oom", "rust", "rust-std", "rust-oom", "node", "go-recovered", "python",
+        "unknown"])
 def test_the_crash_site_is_read_from_the_testees_stderr(log, site):
     assert stderr_site(log) == site
 

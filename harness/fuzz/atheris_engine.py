@@ -86,9 +86,8 @@ def run_session(seeds: Sequence["Seed"], s: AtherisSettings) -> dict[str, Any]:
     out = s.out_dir
     for sub in ("corpus", "artifacts", "findings"):
         (out / sub).mkdir(parents=True, exist_ok=True)
-    for seed in seeds:
-        if len(seed.data) <= MAX_LEN:
-            (out / "corpus" / hashlib.sha1(seed.data).hexdigest()).write_bytes(seed.data)
+    from .seeds import write_corpus  # the parent's import: the child imports the oracle instrumented
+    write_corpus(out / "corpus", [seed.data for seed in seeds], MAX_LEN)
     (out / "binlog.dict").write_text("\n".join(_dict_line(i, e) for i, e in enumerate(dictionary_entries())) + "\n")
     config = {**asdict(s), "out_dir": str(out)}
     (out / "config.json").write_text(json.dumps(config, indent=2))

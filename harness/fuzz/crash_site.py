@@ -29,7 +29,8 @@ SHAPES = (
     # Go: `panic: runtime error: ...` or `fatal error: out of memory`, frames as
     # `\t/path/file.go:42 +0x1d`, the runtime's own skipped
     StderrShape(re.compile(r"^(?:panic|fatal error): (?:runtime error: )?(?P<what>[a-z][a-z ]*[a-z])"),
-                re.compile(r"^\s+(?P<file>\S+\.go):(?P<line>\d+)"), re.compile(r"/(?:runtime|panic)[/.]|^\s+runtime/")),
+                re.compile(r"^\s+(?P<file>\S+\.go):(?P<line>\d+)"),
+                re.compile(r"/(?:runtime|panic)[/.]|^\s+runtime/|/panics\.go:")),  # panics.go: the adapters' recover
     # Rust: the adapters' `panic at path/file.rs:42: ...`, or std's `thread 'main' panicked at file.rs:42:5:`
     StderrShape(re.compile(r"(?P<what>panic)(?:ked)? at (?P<file>[^\s:]+\.rs):(?P<line>\d+)"),
                 re.compile(r"(?P<file>[^\s:]+\.rs):(?P<line>\d+)")),
@@ -54,10 +55,31 @@ def site_of(exc: BaseException) -> str:
     return getattr(exc, "site", None) or python_site(exc)
 
 
+_PY_FRAME = re.compile(r'^\s+File "(?P<file>[^"]+\.py)", line (?P<line>\d+)')
+_PY_RAISED = re.compile(r"^(?:[\w.]+\.)?(?P<what>[A-Z]\w*(?:Error|Exception|Exit))\b")
+
+
+def _python_traceback_site(lines: list[str]) -> str | None:
+    """`Type@file:line` of the last Python traceback (the worker's crashed plugin): its innermost
+    frame, printed above the exception line, where the other runtimes print theirs below."""
+    starts = [i for i, ln in enumerate(lines) if ln.startswith("Traceback (most recent call last):")]
+    if not starts:
+        return None
+    frame = None
+    for ln in lines[starts[-1] + 1:]:
+        if m := _PY_FRAME.match(ln):
+            frame = m
+        elif frame is not None and (raised := _PY_RAISED.match(ln)):
+            return f"{raised.group('what')}@{_place(frame)}"
+    return None
+
+
 def stderr_site(log: str) -> str | None:
     """`What@file:line` from the last crash report on a testee's stderr (None: no known shape).
     The last report, because a restarted testee's stderr file holds only its own run."""
     lines = log.splitlines()
+    if site := _python_traceback_site(lines):
+        return site
     for shape in SHAPES:
         starts = [i for i, ln in enumerate(lines) if shape.headline.search(ln)]
         if not starts:

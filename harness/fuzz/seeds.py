@@ -8,6 +8,7 @@ no GTIDs), so most windows still decode cleanly and operators' promises can be c
 """
 from __future__ import annotations
 
+import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -86,3 +87,36 @@ def default_seed_dirs(project: Path | None = None) -> list[Path]:
     root = project or PROJECT_ROOT
     external = Path(os.environ.get("EXTERNAL_BINLOGS", root.parent / "shared" / "external-binlogs"))
     return [root / "corpus" if project else corpus_dir(), external]
+
+
+SEEDS_MANIFEST = "seeds.sha1"  # beside a corpus folder: the sha1 of each seed written into it
+
+
+def write_corpus(corpus: Path, seeds: Iterable[bytes], max_len: int) -> None:
+    """The seeds as an engine's corpus folder, each named by its sha1 (as libFuzzer names the
+    inputs it adds), and their list in SEEDS_MANIFEST beside the folder: what the engine added is
+    what is not on it (grown_inputs)."""
+    corpus.mkdir(parents=True, exist_ok=True)
+    names = []
+    for data in seeds:
+        if len(data) <= max_len:
+            name = hashlib.sha1(data).hexdigest()
+            (corpus / name).write_bytes(data)
+            names.append(name)
+    (corpus.parent / SEEDS_MANIFEST).write_text("\n".join(sorted(set(names))) + "\n")
+
+
+def grown_inputs(corpus: Path, extra: Iterable[bytes] = ()) -> list[bytes]:
+    """The inputs an engine added to `corpus` (the ones that raised its coverage), and `extra`
+    (an engine's inputs kept elsewhere), without the seeds of SEEDS_MANIFEST; [] without one."""
+    manifest = corpus.parent / SEEDS_MANIFEST
+    if not manifest.is_file():
+        return []
+    seeds = set(manifest.read_text().split())
+    found = {}
+    kept = [p.read_bytes() for p in sorted(corpus.iterdir()) if p.is_file()] if corpus.is_dir() else []
+    for data in [*kept, *extra]:
+        digest = hashlib.sha1(data).hexdigest()
+        if digest not in seeds:
+            found[digest] = data
+    return list(found.values())

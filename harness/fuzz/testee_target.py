@@ -132,6 +132,13 @@ def runtime_parse(name: str, timeout: float | None = None) -> tuple[Parse, Any]:
     return testee_parse(lambda: launch.runtime_parser(entry, _limits(timeout)), name)
 
 
+def isolated_parse(name: str, timeout: float | None = None) -> tuple[Parse, Any]:
+    """Any registered parser in a process of its own, an in-process Python plugin through the
+    worker as conformance runs it: its crash or hang is the testee's, never the caller's."""
+    from harness.plugins import launch
+    return testee_parse(lambda: launch.named(name, _limits(timeout)), name)
+
+
 def is_runtime_parser(spec: str | None) -> bool:
     from harness.parsers.registry import BY_NAME
     entry = BY_NAME.get(spec or "")

@@ -15,6 +15,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from harness.fuzz.seeds import grown_inputs
 from harness.runtimes.base import PARSERS_DIR, run_logged
 from harness.runtimes.go import GoRuntime, go_binary, go_environment
 
@@ -82,6 +83,12 @@ class GoNative(NativeRuntime):
         env = {**go_environment(), "GODEBUG": "fuzzdebug=1", "NATIVE_FUZZ_SEEDS": str(work / "corpus"),
                "GOMEMLIMIT": f"{s.memory_mb}MiB"}
         return Launch(argv, env, built)
+
+    def grown(self, work: Path) -> list[bytes]:
+        """Go keeps what raised coverage in its fuzz cache (-test.fuzzcachedir), not the seeds' folder."""
+        cache = work / "go-corpus"
+        kept = [decode_corpus_file(p.read_text(errors="replace")) for p in sorted(cache.rglob("*")) if p.is_file()]
+        return grown_inputs(work / "corpus", kept)
 
     def progress(self, line: str) -> Progress | None:
         if m := _EXECS.search(line):

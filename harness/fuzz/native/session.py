@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from harness.fuzz.seeds import grown_inputs, write_corpus
+
 from . import NativeTarget
 
 Say = Callable[[str], None]
@@ -103,6 +105,11 @@ class NativeRuntime(abc.ABC):
         """What the engine stopped on, as findings (its artifacts moved to work/findings)."""
         return []
 
+    def grown(self, work: Path) -> list[bytes]:
+        """The inputs the engine kept because they raised its coverage (the seeds left out): the
+        differential batch runs them through every parser (differential.py)."""
+        return grown_inputs(work / "corpus")
+
     @abc.abstractmethod
     def replay(self, built: Path, target: NativeTarget, entry: str, data: bytes, s: NativeSettings) -> dict[str, Any] | None:
         """The finding one input gives outside the engine ({"kind", "signature", ...}; None: clean)."""
@@ -118,13 +125,6 @@ class NativeRuntime(abc.ABC):
             (work / "findings").mkdir(parents=True, exist_ok=True)
             runs.append(run_rounds(self, built, target, entry, work, share, s, say))
         return runs
-
-
-def write_corpus(corpus: Path, seeds: Sequence[bytes], max_len: int) -> None:
-    corpus.mkdir(parents=True, exist_ok=True)
-    for data in seeds:
-        if len(data) <= max_len:
-            (corpus / hashlib.sha1(data).hexdigest()).write_bytes(data)
 
 
 def _limits(memory_mb: int | None) -> Callable[[], None]:
