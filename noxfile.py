@@ -117,6 +117,10 @@ def bench(session: nox.Session) -> None:
     # cases and mutants per second: local Spark (1 and 2 cores) beside the single-process harness
     session.run("python", "-m", "spark_checks", "bench", "--corpus", EXTERNAL,
                 "--out", "out/bench-spark.json")
+    # each native fuzz engine beside byte mutation of the same parser: executions/s and the
+    # coverage each adds in 5 minutes, in the library's own coverage (docs/speed-fuzz.md)
+    session.install("-e", ".[fuzz,parsers]")
+    session.run("python", "-m", "harness.fuzz.native.bench", "--seconds", "300")
 
 
 @nox.session

@@ -78,7 +78,7 @@ class GoNative(NativeRuntime):
 
     def launch(self, built: Path, target: NativeTarget, entry: str, work: Path, seconds: int,
                s: NativeSettings) -> Launch:
-        argv = [go_binary() or "go", "test", "-run=^$", f"-fuzz=^Fuzz{entry}$", f"-fuzztime={seconds}s",
+        argv = [go_binary() or "go", "test", "-run=^$", f"-fuzz=^Fuzz{entry}$", f"-fuzztime={seconds}s" if s.runs is None else f"-fuzztime={max(1, s.runs)}x",
                 "-parallel=1", "-fuzzminimizetime=20s", ".", "-args", f"-test.fuzzcachedir={work / 'go-corpus'}"]
         env = {**go_environment(), "GODEBUG": "fuzzdebug=1", "NATIVE_FUZZ_SEEDS": str(work / "corpus"),
                "GOMEMLIMIT": f"{s.memory_mb}MiB"}

@@ -67,7 +67,7 @@ class JvmNative(LibFuzzerOutput, NativeRuntime):
                 f"--instrumentation_includes={target.library_frames}.**",
                 f"-max_total_time={seconds}", f"-timeout={int(max(JAZZER_MIN_TIMEOUT_S, s.timeout))}",
                 f"-rss_limit_mb={s.memory_mb + 1024}", f"-max_len={s.max_len}", f"-seed={s.seed or 1}",
-                f"-artifact_prefix={work / 'artifacts'}/", "-print_final_stats=1", str(work / "corpus")]
+                f"-artifact_prefix={work / 'artifacts'}/", "-print_final_stats=1", *s.runs_flags(), str(work / "corpus")]
         return Launch(argv, dict(os.environ), work)
 
     def replay(self, built: Path, target: NativeTarget, entry: str, data: bytes, s: NativeSettings) -> dict[str, Any] | None:

@@ -40,6 +40,7 @@ class PythonNative(NativeRuntime):
         from harness.fuzz.seeds import Seed
         work = s.out / target.entry_points[0]
         settings = AtherisSettings(parser=target.parser, instrument=(target.library_frames,), max_time=int(s.seconds),
+                                   runs=0 if s.runs is None else max(1, s.runs),
                                    timeout=s.timeout, memory_mb=max(s.memory_mb, 4096), out_dir=work, seed=s.seed)
         say(f"  {target.parser}: atheris session, instrumented: {target.library_frames} ({work / 'libfuzzer.log'})")
         r = run_session([Seed("seed", d) for d in seeds], settings)

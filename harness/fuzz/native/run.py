@@ -16,6 +16,7 @@ from . import TARGETS, runtime_of
 from .session import NativeSettings, gather, summary
 
 DEFAULT_SECONDS = 60
+COUNT_BOUND_S = 900  # with --count and no --seconds: the bound on the rounds it takes to run them
 
 
 def say(line: str) -> None:
@@ -31,8 +32,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                                 f"native targets: {', '.join(sorted(TARGETS))}")
     rt = runtime_of(target)
     out = args.out or Path(f"/tmp/binlog-native-{target.parser}")
-    seconds = args.seconds if args.seconds is not None else DEFAULT_SECONDS
-    s = NativeSettings(seconds=seconds, out=out, memory_mb=args.memory_mb,
+    seconds = args.seconds if args.seconds is not None else COUNT_BOUND_S if args.count is not None else DEFAULT_SECONDS
+    s = NativeSettings(seconds=seconds, out=out, memory_mb=args.memory_mb, runs=args.count,
                        timeout=args.timeout if args.timeout is not None else 5.0, seed=args.seed)
     # The recorded findings are left out of the seeds: each would stop the engine (or fill the
     # findings) with what is known already, before any fuzzing.

@@ -83,7 +83,7 @@ class RustNative(LibFuzzerOutput, NativeRuntime):
         (work / "artifacts").mkdir(parents=True, exist_ok=True)
         argv = [str(built / BINARY), f"-max_total_time={seconds}", f"-timeout={int(max(1, s.timeout))}",
                 f"-rss_limit_mb={s.memory_mb}", f"-max_len={s.max_len}", f"-seed={s.seed or 1}",
-                f"-artifact_prefix={work / 'artifacts'}/", "-print_final_stats=1", str(work / "corpus")]
+                f"-artifact_prefix={work / 'artifacts'}/", "-print_final_stats=1", *s.runs_flags(), str(work / "corpus")]
         return Launch(argv, {**os.environ, "RUST_BACKTRACE": "1"}, work)
 
     def replay(self, built: Path, target: NativeTarget, entry: str, data: bytes, s: NativeSettings) -> dict[str, Any] | None:

@@ -40,6 +40,12 @@ class NativeSettings:
     timeout: float = 5.0  # seconds per input before it is a hang
     seed: int = 0
     max_len: int = 1 << 16
+    # a number: stop after the seeds and that many more inputs (0: the seeds' coverage alone, bench.py)
+    runs: int | None = None
+
+    def runs_flags(self) -> list[str]:
+        """libFuzzer's (and Jazzer's) flag for `runs`."""
+        return [] if self.runs is None else [f"-runs={self.runs}"]
 
 
 @dataclass
