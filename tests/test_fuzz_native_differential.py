@@ -67,3 +67,21 @@ def test_a_kept_input_and_its_twin_run_through_a_real_parser(tmp_path):
     assert finding["first_input"] == inputs[0].sha1 and not finding["checksums_recomputed"]
     assert result["per_run"] == {"python-mysql-replication-file/file": {"inputs": 1, "with_finding": 1}}
     assert "python-mysql-replication-file" in proc.stdout
+
+
+def test_the_bench_makes_the_mutate_engines_inputs_again(tmp_path):
+    """bench.py measures byte mutation's coverage on its inputs made again from the run's seed:
+    each reproducer the mutate engine kept (its note names the input's index) is that input."""
+    from harness.fuzz.native import bench
+    seeds = [REPO / "corpus" / "mysql-8.0", REPO / "corpus" / "mariadb-11.8"]
+    out = tmp_path / "mutate"
+    proc = subprocess.run([sys.executable, "-m", "harness", "fuzz", "--engine", "mutate", "--parser", "python-mysql-replication-file",
+                           "--count", "400", "--seed", str(bench.MUTATE_SEED), "--out", str(out),
+                           "--seeds", *map(str, seeds)], capture_output=True, text=True, cwd=REPO, timeout=600)
+    assert proc.returncode in (0, 1), proc.stderr[-3000:]
+    kept = {json.loads(p.read_text())["index"]: p.with_suffix(".bin").read_bytes()
+            for p in (out / "findings").glob("*.json")}
+    assert kept, "the run kept no reproducer to compare with"
+    assert bench.mutants(400, seeds, tmp_path / "again") == 400
+    for index, data in kept.items():
+        assert (tmp_path / "again" / f"mutant-{index:08d}").read_bytes() == data, index
