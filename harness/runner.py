@@ -34,23 +34,32 @@ def reply_for(target: Target, case: Case, expectation: Expectation, wire_fault: 
               mode: str = POSITION) -> Reply:
     """The testee's reply to one case; a stream testee is served it in `mode` (`wire_fault`:
     broken as harness/wire_faults catalogues)."""
+    return served_reply(target, case, expectation, wire_fault, mode)[0]
+
+
+def served_reply(target: Target, case: Case, expectation: Expectation, wire_fault: object = None,
+                 mode: str = POSITION) -> tuple[Reply, tuple[str, int] | None]:
+    """reply_for's reply, and where the primary started the testee's first dump (None: a file
+    testee, or no dump)."""
     hello = target.testee.hello()
     if hello is None:
         failure = target.testee.start_failure()
-        return failure or Reply(UNAVAILABLE, detail="parser did not start")
+        return failure or Reply(UNAVAILABLE, detail="parser did not start"), None
     if hello.transport != STREAM:
-        return target.testee.parse(str(case.path))
+        return target.testee.parse(str(case.path)), None
     if hello.unavailable:
-        return Reply(UNAVAILABLE, detail=hello.unavailable)
+        return Reply(UNAVAILABLE, detail=hello.unavailable), None
     reason = not_a_server_binlog(expectation)
     if reason is not None:
-        return Reply(SKIPPED, detail=f"not streamed: {reason}")
+        return Reply(SKIPPED, detail=f"not streamed: {reason}"), None
+    starts: list[tuple[str, int]] = []
     try:
         with served(case, stream_end(expectation), wire_fault, hello.capabilities.schema_lookups,
-                    mode, expectation) as source:
-            return target.testee.parse(str(case.path), source)
+                    mode, expectation, starts) as source:
+            reply = target.testee.parse(str(case.path), source)
     except CannotServe as e:
-        return Reply(SKIPPED, detail=str(e))
+        return Reply(SKIPPED, detail=str(e)), None
+    return reply, starts[0] if starts else None
 
 
 def run_case(case: Case, target: Target, expectation: Expectation, mode: str | None = None) -> CaseResult:
@@ -66,9 +75,10 @@ def run_case(case: Case, target: Target, expectation: Expectation, mode: str | N
         return CaseResult(case.id, target.label, Outcome.NOT_APPLICABLE, stream_modes.not_applicable_message(cause),
                           server_version=expectation.server_version, event_types=expectation.event_types,
                           transport=STREAM, features=features, mode=mode, cause=cause)
-    reply = reply_for(target, case, expectation, mode=mode or POSITION)
+    reply, dump_start = served_reply(target, case, expectation, mode=mode or POSITION)
     if stream:
-        expectation = stream_modes.mode_expectation(mode or POSITION, case, stream_expectation(expectation))
+        expectation = stream_modes.mode_expectation(mode or POSITION, case, stream_expectation(expectation),
+                                                    dump_start)
     caps = hello.capabilities if hello is not None else FULL
     heartbeat_diffs = []
     if mode == HEARTBEATS and reply.status in (EVENTS, ERROR):

@@ -118,13 +118,21 @@ def serving(mode: str, case: Case, expectation: Expectation, logs: Any) -> ModeS
     return ModeServing()
 
 
-def mode_expectation(mode: str, case: Case, expectation: Expectation) -> Expectation:
-    """The events a testee gets in `mode`: all of the file's, but for a MariaDB 11.4+ GTID start,
-    which its GTID index puts after the file's Gtid_list (harness/primary/mariadb.py)."""
-    if mode != GTID or not _mariadb_gtid_index(expectation):
+def mode_expectation(mode: str, case: Case, expectation: Expectation,
+                     dump_start: tuple[str, int] | None = None) -> Expectation:
+    """The events a testee gets in `mode`: all of the file's, but for a dump by GTID on MariaDB
+    11.4+, which its GTID index starts after the file's Gtid_list (harness/primary/mariadb.py):
+    in gtid mode, where the index says (a testee that dumps by position instead gets, and is
+    shown, the events before it); in current mode, where the primary started the dump
+    (`dump_start`, as it recorded it: the testee chose how to start, by the file and position of
+    SHOW ... STATUS or, as Vitess does, by the GTID variables)."""
+    if mode == GTID and _mariadb_gtid_index(expectation):
+        from .primary.mariadb import gtid_index_start
+        start = gtid_index_start(case.path)[0]
+    elif mode == CURRENT and dump_start is not None and dump_start[0] == case.path.name:
+        start = dump_start[1]
+    else:
         return expectation
-    from .primary.mariadb import gtid_index_start
-    start, _ = gtid_index_start(case.path)
     if start <= 4:
         return expectation
     return dataclasses.replace(expectation, events=[e for e in expectation.events

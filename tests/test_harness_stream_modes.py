@@ -17,6 +17,7 @@ from harness.expectations import expectation_for
 from harness.outcomes import CaseResult, Outcome
 from harness.plugins.base import FULL
 from harness.plugins.protocol import GTID, POSITION, Hello, StreamSource
+from harness.primary.gtid_pos import binlog_gtid_pos
 from harness.primary.server import BackgroundPrimary
 from harness.primary.state import ServeOptions
 from oracle.wire.stream import decode_stream_bytes
@@ -183,6 +184,50 @@ def test_the_status_query_of_the_version_reports_the_case_start(path, statement,
                 assert refusal.value.args[0] == 1064
         finally:
             conn.close()
+
+
+@pytest.mark.parametrize("path,variable", [
+    (CORPUS / "mysql-8.0" / "replica_apply--row", "gtid_executed"),
+    (CORPUS / "mariadb-11.8" / "replica_apply--row", "gtid_binlog_pos"),
+])
+def test_the_gtid_variables_report_the_case_start_too(path, variable) -> None:
+    """Vitess finds the current position from @@global.gtid_executed (MariaDB: gtid_binlog_pos),
+    not SHOW ... STATUS: at a status position they name the start of its file, as a server that
+    has just opened it does; without one, the whole served set."""
+    import pymysql
+    second = "binlog.000002"
+    for status, want_start in ((None, False), ((second, 4), True)):
+        with _served(path, status_position=status) as primary:
+            logs = primary.state.logs
+            at_start = (logs.previous_gtid_text(second) if variable == "gtid_executed" else
+                        binlog_gtid_pos(next(f.path for f in logs.files if f.name == second), 4))
+            whole = logs.gtid_executed() if variable == "gtid_executed" else logs.gtid_binlog_pos()
+            assert at_start != whole  # the case tells the two apart
+            conn = pymysql.connect(host="127.0.0.1", port=primary.port, user="u", password="pw")
+            try:
+                with conn.cursor() as cur:
+                    cur.execute(f"SELECT @@global.{variable}")
+                    assert cur.fetchone()[0] == (at_start if want_start else whole), status
+            finally:
+                conn.close()
+
+
+def test_current_mode_compares_from_where_the_primary_started_the_dump() -> None:
+    """In current mode a testee starts as it chooses (file and position, or the GTID variables);
+    on MariaDB 11.4+ a GTID dump starts at the GTID index, past the Gtid_list: the comparison
+    starts where the primary started. In gtid mode the start is the index's whatever the testee
+    did (one that dumps by position is shown the extra events)."""
+    case = _case(CORPUS / "mariadb-11.8" / "ddl_dml_basic--row")
+    full = expectation_for(case)
+    from harness.primary.mariadb import gtid_index_start
+    index = gtid_index_start(case.path)[0]
+    assert index > 4
+    later = stream_modes.mode_expectation("current", case, full, (case.path.name, index))
+    assert later.events and all(e["position"] >= index for e in later.events if isinstance(e.get("position"), int))
+    assert len(later.events) < len(full.events)
+    assert stream_modes.mode_expectation("current", case, full, (case.path.name, 4)).events == full.events
+    assert stream_modes.mode_expectation("gtid", case, full, (case.path.name, 4)).events == later.events
+    assert stream_modes.mode_expectation(POSITION, case, full, (case.path.name, index)).events == full.events
 
 
 # -- end to end: python-mysql-replication in each mode --------------------------------------------

@@ -58,6 +58,14 @@ def dump(probe: Path, server: Server, first: str, *flavor: str) -> list[dict[str
     return [json.loads(line) for line in proc.stdout.splitlines()]
 
 
+def current_position(probe: Path, server: Server) -> list[dict[str, Any]]:
+    """What Conn.PrimaryPosition reads from the server (the probe's `current` mode)."""
+    proc = subprocess.run([str(probe), "127.0.0.1", str(server.port), USER, PASSWORD, "current"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return [json.loads(line) for line in proc.stdout.splitlines()]
+
+
 def test_next_log_file_is_four_bytes_short_after_strip_checksum(probe: Path, mysql: Server) -> None:
     """V1: the Rotate at the end of a closed binlog names the next file; NextLogFile on the
     event as StripChecksum returns it drops four bytes. Control: the same call on the event
@@ -152,14 +160,21 @@ def test_previous_gtids_and_tagged_gtids(probe: Path) -> None:
     binlog's Previous_gtids in the tagged format (8.3+), which PreviousGTIDs cannot read; and a
     tagged transaction's GTID_TAGGED_LOG_EVENT (42) answers no Is... method (IsGTID is false).
     Control, the same server: the binlog before any tagged GTID has its Previous_gtids read, and
-    the untagged transactions' GTID events are named."""
+    the untagged transactions' GTID events are named.
+    V12, the same server: Conn.PrimaryPosition (how vstreamer finds where to start, and the same
+    ParseMysql56GTIDSet every GTID position goes through) fails on an executed set that holds a
+    tagged GTID; control: it reads the set before the tagged transaction."""
     profile = LOCAL_PROFILES["mysql-9.7"]
     require_image(profile)
     with running_server(profile, {"binlog_format": "ROW", "gtid_mode": "ON", "enforce_gtid_consistency": "ON"}) as server:
         server.execute(GRANTS)
         server.execute("CREATE DATABASE IF NOT EXISTS v3_before")  # an untagged GTID executed
+        [untagged_position] = current_position(probe, server)
         before = dump(probe, server, in_a_fresh_binlog(server, TAGGED_SQL))
+        [tagged_position] = current_position(probe, server)
         after = dump(probe, server, in_a_fresh_binlog(server, "CREATE DATABASE IF NOT EXISTS v3_after"))
+    assert ":1-" in untagged_position.get("position", ""), untagged_position  # V12 control
+    assert "conformance" in tagged_position.get("position_error", ""), tagged_position  # V12
     def previous(lines: list[dict[str, Any]]) -> dict[str, Any]:
         [read] = [line for line in lines if "previous_gtids" in line or "previous_gtids_error" in line]
         return read

@@ -283,8 +283,10 @@ def _int(v: object) -> int:
 class BinlogSender:
     def __init__(self, io: PacketIO, logs: ServedLogs, req: DumpRequest, opts: DumpOptions,
                  stop: threading.Event, log: Callable[[str], None],
-                 group: tuple[ClientGroups, str] | None = None) -> None:
+                 group: tuple[ClientGroups, str] | None = None,
+                 starts: list[tuple[str, int]] | None = None) -> None:
         self.io, self.logs, self.req, self.opts, self.stop, self.log = io, logs, req, opts, stop, log
+        self.starts = starts  # where each dump started, (file, position), appended as it starts
         self.group = group  # the client group this dump reads for (client_groups.py), and its name
         self.file_index = 0
         self.event_alg = opts.slave_checksum  # what fake_rotate_event uses before the first FDE
@@ -391,6 +393,8 @@ class BinlogSender:
 
     def _run(self) -> None:
         i, start = self._start()
+        if self.starts is not None:
+            self.starts.append((self.logs.files[i].name, start))
         while True:
             served = self.logs.files[i]
             self.io.write(b"\0" + fake_rotate(served.name, start, self.opts.server_id, self._crc_on()))

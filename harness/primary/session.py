@@ -16,6 +16,7 @@ from .conn import ClientGone, PacketIO
 from .dump import MYSQL_NEWER_SENDER_SINCE, BinlogSender, DumpOptions, DumpRequest
 from .gtid import BadGtidSet, parse_encoded, parse_mariadb_state
 from .state import ServerState
+from .variables import at_status_position
 
 SSL_REQUEST_LEN = 32
 
@@ -153,7 +154,9 @@ class Session:
                                   f"(using password: {'YES' if data else 'NO'})", "28000"))
             raise EndSession()
         self.log(f"user '{self.user}' authenticated ({plugin}, {how}{', TLS' if self.io.tls else ''})")
-        self.query_session = queries.QuerySession(st.logs, dict(st.variables), self.user, self.connection_id,
+        status = st.options.status_position
+        variables = dict(st.variables) if status is None else at_status_position(st.variables, st.logs, status)
+        self.query_session = queries.QuerySession(st.logs, variables, self.user, self.connection_id,
                                                   database=response.database or None, groups=st.groups,
                                                   status_position=st.options.status_position)
         self.io.write(OkPacket().encode())
@@ -373,7 +376,7 @@ def _dump(s: Session, what: str, req: DumpRequest) -> None:
                        st.options.heartbeats_after)
     s.log(f"{what} file='{req.file}' pos={req.pos} flags={req.flags:#x} server_id={req.server_id}")
     io = st.options.wire_fault.wrap(s.io) if st.options.wire_fault is not None else s.io
-    sender = BinlogSender(io, st.logs, req, opts, st.stop, s.log, (st.groups, s.user))
+    sender = BinlogSender(io, st.logs, req, opts, st.stop, s.log, (st.groups, s.user), st.dump_starts)
     try:
         sender.run()
     finally:

@@ -76,6 +76,9 @@ class ServerState:
     variables: dict[str, Value] = field(init=False)
     groups: ClientGroups = field(init=False)  # where each client group reads (the lookups' position)
     stop: threading.Event = field(default_factory=threading.Event)
+    # where each dump started, (file, position): a GTID dump starts where the server finds it
+    # (MariaDB 11.4+ at its GTID index), which the runner compares from (stream_modes.py)
+    dump_starts: list[tuple[str, int]] = field(default_factory=list)
     _cache: set[str] = field(default_factory=set)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 

@@ -128,3 +128,21 @@ FLAVOR_VARIABLES = {"mysql": _mysql, "mariadb": _mariadb}
 
 def system_variables(logs: ServedLogs, server_id: int, port: int) -> dict[str, Value]:
     return {**_common(logs, server_id, port), **FLAVOR_VARIABLES[logs.flavor](logs)}
+
+
+def at_status_position(variables: dict[str, Value], logs: ServedLogs, position: tuple[str, int]) -> dict[str, Value]:
+    """The GTID variables of a server that has just opened `position`'s file (stream mode
+    `current`, ServeOptions.status_position): a client that finds its start from them (Vitess's
+    Conn.PrimaryPosition reads @@global.gtid_executed or @@GLOBAL.gtid_binlog_pos) starts where
+    SHOW ... STATUS says, before the file's first transaction."""
+    from .gtid_pos import binlog_gtid_pos
+    name, offset = position
+    out = dict(variables)
+    if logs.flavor != "mariadb":
+        out["gtid_executed"] = logs.previous_gtid_text(name)
+        return out
+    served = next((f for f in logs.files if f.name == name), None)
+    pos = binlog_gtid_pos(served.path, offset) if served is not None else None
+    if pos is not None:
+        out.update(gtid_binlog_pos=pos, gtid_current_pos=pos, gtid_binlog_state=pos)
+    return out

@@ -35,8 +35,13 @@ func main() {
 		testee = StreamTestee{}
 	}
 	r := &replier{out: bufio.NewWriter(os.Stdout)}
-	r.send(map[string]any{"type": "hello", "protocol": 1, "name": testee.Name(),
+	hello := map[string]any{"type": "hello", "protocol": 1, "name": testee.Name(),
 		"version": libraryVersion, "transport": os.Args[1], "capabilities": capabilities(),
-		"unavailable": nil})
+		"unavailable": nil}
+	if os.Args[1] == "stream" {
+		hello["modes"] = streamModes
+		hello["modes_unsupported"] = streamModesUnsupported
+	}
+	r.send(hello)
 	serve(testee.Parse, r)
 }

@@ -4,10 +4,10 @@ package main
 // binlog connection (go/vt/binlog.BinlogConnection) drives it: mysql.Connect, then the
 // statement connectForReplication runs (SET @source_binlog_checksum / @master_binlog_checksum to
 // the server's binlog_checksum), then the dump and Conn.ReadBinlogEvent in a loop (its
-// streamEvents). vstreamer starts from a GTID position (SendBinlogDumpGTIDCommand); the
-// harness gives a file and position, so the dump is the flavor's file-position command,
-// Conn.SendBinlogDumpCommand (COM_BINLOG_DUMP, what BinlogConnection's
-// StartBinlogDumpFromBinlogBeforeTimestamp sends). go/vt/binlog itself is not imported: it
+// streamEvents). vstreamer starts from a GTID position (SendBinlogDumpGTIDCommand): the stream
+// modes gtid and current do that (dumpFromGTIDs); in position mode the harness gives a file and
+// position, so the dump is the flavor's file-position command, Conn.SendBinlogDumpCommand
+// (COM_BINLOG_DUMP, what BinlogConnection's StartBinlogDumpFromBinlogBeforeTimestamp sends). go/vt/binlog itself is not imported: it
 // pulls Vitess's topology and vindex packages for its other parts. The flavor, and so
 // NewMysql56BinlogEvent or NewMariadbBinlogEvent, is the one Conn picks from the server's
 // version. On MariaDB the session first sets @mariadb_slave_capability=4, as the flavor's GTID
@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"vitess.io/vitess/go/mysql"
+	"vitess.io/vitess/go/mysql/replication"
 	"vitess.io/vitess/go/vt/vttls"
 )
 
@@ -54,6 +55,13 @@ func (StreamTestee) Parse(req request) ([]Event, error) {
 	if _, err := conn.ExecuteFetch("SET @source_binlog_checksum = @@global.binlog_checksum, @master_binlog_checksum=@@global.binlog_checksum", 0, false); err != nil {
 		return nil, &Rejection{Kind: "ConnectError", Message: err.Error()}
 	}
+	serverID := rand.Uint32N(0x7FFF0000) + 0x10000
+	if src.Mode == modeGtid || src.Mode == modeCurrent {
+		if rejection := dumpFromGTIDs(conn, serverID, src); rejection != nil {
+			return nil, rejection
+		}
+		return readUntilEnd(conn, src)
+	}
 	if conn.IsMariaDB() {
 		// vstreamer's dump on MariaDB (mariadbFlavor.sendBinlogDumpGTIDCommand) tells the server it
 		// understands GTID events first; without it MariaDB replaces them with older events
@@ -61,11 +69,50 @@ func (StreamTestee) Parse(req request) ([]Event, error) {
 			return nil, &Rejection{Kind: "ConnectError", Message: err.Error()}
 		}
 	}
-	serverID := rand.Uint32N(0x7FFF0000) + 0x10000
 	if err := conn.SendBinlogDumpCommand(serverID, src.File, src.StartPosition); err != nil {
 		return nil, &Rejection{Kind: "DumpError", Message: err.Error()}
 	}
 	return readUntilEnd(conn, src)
+}
+
+const (
+	modeGtid    = "gtid"
+	modeCurrent = "current"
+)
+
+// streamModes: vstreamer starts from a GTID position (BinlogConnection.StartBinlogDumpFromPosition)
+// or from the primary's (StartBinlogDumpFromCurrent: Conn.PrimaryPosition, then the same dump).
+var streamModes = []string{"position", modeGtid, modeCurrent}
+var streamModesUnsupported = map[string]string{
+	"heartbeats": "Vitess never asks the server for heartbeats: neither go/vt/binlog's BinlogConnection nor " +
+		"go/mysql's Conn sets @master_heartbeat_period / @source_heartbeat_period, so a server sends it none; " +
+		"VStream's heartbeats come from vstreamer's own timer (HeartbeatTime, 900 ms), not from the binlog",
+}
+
+// dumpFromGTIDs: the dump BinlogConnection sends. gtid: from the set the harness computed, parsed
+// as vstreamer parses a position (replication.ParsePosition with the connection's flavor);
+// current: from Conn.PrimaryPosition (@@global.gtid_executed, MariaDB's @@GLOBAL.gtid_binlog_pos).
+// Then SendBinlogDumpGTIDCommand(serverID, "", 4, position, 0): COM_BINLOG_DUMP_GTID on MySQL,
+// @slave_connect_state and COM_BINLOG_DUMP on MariaDB (the flavor does both).
+func dumpFromGTIDs(conn *mysql.Conn, serverID uint32, src *StreamSource) *Rejection {
+	var pos replication.Position
+	var err error
+	if src.Mode == modeCurrent {
+		pos, err = conn.PrimaryPosition()
+	} else {
+		flavor := replication.Mysql56FlavorID
+		if conn.IsMariaDB() {
+			flavor = replication.MariadbFlavorID
+		}
+		pos, err = replication.ParsePosition(flavor, src.GtidSet)
+	}
+	if err != nil {
+		return &Rejection{Kind: "GtidError", Message: err.Error()}
+	}
+	if err := conn.SendBinlogDumpGTIDCommand(serverID, "", 4, pos, 0); err != nil {
+		return &Rejection{Kind: "DumpError", Message: err.Error()}
+	}
+	return nil
 }
 
 // position tracks where the stream is in the served files.

@@ -8,9 +8,12 @@
 // the Format_description, as {"named": code} where one of the library's Is... methods names it,
 // else {"unnamed": code}; a Previous_gtids event's set as PreviousGTIDs reads it, or its error.
 // With "mariadb" last, the session first sets @mariadb_slave_capability=4, as Vitess's MariaDB
-// flavor does before its dump.
+// flavor does before its dump. With "current" instead of FILE POS it prints the server's position
+// as Conn.PrimaryPosition reads it (BinlogConnection.StartBinlogDumpFromCurrent's first step, the
+// GTID set vstreamer starts from), or its error, and stops.
 //
 //	probe HOST PORT USER PASS FILE POS [mariadb]
+//	probe HOST PORT USER PASS current
 package main
 
 import (
@@ -28,12 +31,29 @@ import (
 	"vitess.io/vitess/go/vt/vttls"
 )
 
+func printPrimaryPosition(conn *mysql.Conn) {
+	pos, err := conn.PrimaryPosition()
+	out := map[string]any{"position": pos.String()}
+	if err != nil {
+		out = map[string]any{"position_error": err.Error()}
+	}
+	line, _ := json.Marshal(out)
+	fmt.Println(string(line))
+}
+
 func main() {
 	port, _ := strconv.Atoi(os.Args[2])
-	pos, _ := strconv.Atoi(os.Args[6])
+	pos := 0
+	if len(os.Args) > 6 {
+		pos, _ = strconv.Atoi(os.Args[6])
+	}
 	conn, err := mysql.Connect(context.Background(), &mysql.ConnParams{Host: os.Args[1], Port: port,
 		Uname: os.Args[3], Pass: os.Args[4], SslMode: vttls.Disabled})
 	must(err)
+	if os.Args[5] == "current" {
+		printPrimaryPosition(conn)
+		return
+	}
 	_, err = conn.ExecuteFetch("SET @source_binlog_checksum = @@global.binlog_checksum, @master_binlog_checksum=@@global.binlog_checksum", 0, false)
 	must(err)
 	if len(os.Args) > 7 && os.Args[7] == "mariadb" {
