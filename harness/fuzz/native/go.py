@@ -68,6 +68,15 @@ def decode_corpus_file(text: str) -> bytes:
     return bytes(out)
 
 
+def _fuzztime(work: Path, seconds: int, s: NativeSettings) -> str:
+    """-fuzztime: the seconds, or with `runs` a count, which Go spends on the corpus's baseline
+    too (its seeds and its cache): every one of those, then `runs` more (at least 1)."""
+    if s.runs is None:
+        return f"-fuzztime={seconds}s"
+    kept = sum(1 for d in ("corpus", "go-corpus") if (work / d).is_dir() for p in (work / d).rglob("*") if p.is_file())
+    return f"-fuzztime={kept + max(1, s.runs)}x"
+
+
 class GoNative(NativeRuntime):
     name = "go"
     engine = "go test -fuzz"
@@ -78,7 +87,7 @@ class GoNative(NativeRuntime):
 
     def launch(self, built: Path, target: NativeTarget, entry: str, work: Path, seconds: int,
                s: NativeSettings) -> Launch:
-        argv = [go_binary() or "go", "test", "-run=^$", f"-fuzz=^Fuzz{entry}$", f"-fuzztime={seconds}s" if s.runs is None else f"-fuzztime={max(1, s.runs)}x",
+        argv = [go_binary() or "go", "test", "-run=^$", f"-fuzz=^Fuzz{entry}$", _fuzztime(work, seconds, s),
                 "-parallel=1", "-fuzzminimizetime=20s", ".", "-args", f"-test.fuzzcachedir={work / 'go-corpus'}"]
         env = {**go_environment(), "GODEBUG": "fuzzdebug=1", "NATIVE_FUZZ_SEEDS": str(work / "corpus"),
                "GOMEMLIMIT": f"{s.memory_mb}MiB"}
