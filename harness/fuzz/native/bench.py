@@ -87,9 +87,9 @@ def mutants(count: int, dirs: list[Path], out: Path) -> int:
 
 def bench_parser(parser: str, seconds: float, work: Path) -> Row:
     from . import runtime_of
+    from .run import say
     rt = runtime_of(TARGETS[parser])
     dirs = [str(d) for d in seed_dirs()]
-    say = lambda line: print(line, file=sys.stderr, flush=True)  # noqa: E731
     say(f"[{parser}] native, {seconds:g} s")
     native = _fuzz(["--engine", "native", "--parser", parser, "--seconds", str(seconds), "--out", str(work / "native"),
                     "--seeds", *dirs], work / "native.json")

@@ -225,9 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--known", type=Path, default=None,
                    help="the recorded findings a signature is known from (default: the corpus's findings)")
     args = p.parse_args(argv)
-
-    def say(line: str) -> None:
-        print(line, file=sys.stderr, flush=True)
+    from .run import say
     inputs = collect(args.runs)
     if not inputs:
         say(f"error: no input kept by a native run under {args.runs}")
