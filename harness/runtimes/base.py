@@ -5,13 +5,15 @@ with the one command that provides it."""
 from __future__ import annotations
 
 import abc
+import contextlib
+import fcntl
 import hashlib
 import os
 import shutil
 import subprocess
 import time
 from pathlib import Path
-from typing import Callable, ClassVar, Sequence
+from typing import Callable, ClassVar, Iterator, Sequence
 
 from generators.cache import cache_root
 
@@ -122,6 +124,13 @@ class Runtime(abc.ABC):
         if tool:
             raise BuildError(tool)
         final.parent.mkdir(parents=True, exist_ok=True)
+        with _exclusive(final.parent / f".lock-{final.name}"):
+            if self.is_built(folder) and not force:  # another process built it while we waited
+                say(f"{folder.name}: built by another process in {final}")
+                return final
+            return self._build_into(folder, final, say)
+
+    def _build_into(self, folder: Path, final: Path, say: Say) -> Path:
         work = final.parent / f".tmp-{final.name}-{os.getpid()}"
         shutil.rmtree(work, ignore_errors=True)
         shutil.copytree(folder, work)
@@ -144,3 +153,16 @@ class Runtime(abc.ABC):
     @abc.abstractmethod
     def command(self, built: Path) -> list[str]:
         """The argv that starts the adapter from a complete build directory."""
+
+
+@contextlib.contextmanager
+def _exclusive(lock_path: Path) -> Iterator[None]:
+    """One build of a folder at a time across processes (pytest-xdist workers, a conformance run
+    beside a fuzz run): the second waits and then finds the first's build complete, instead of
+    replacing the directory a running adapter was started from."""
+    with open(lock_path, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
