@@ -6,12 +6,13 @@ Format_description). It never trusts a length it has not checked against the byt
 from __future__ import annotations
 
 import struct
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Iterator
 
 from . import fde as fmt
 from .checksum import CHECKSUM_LEN, ChecksumAlg, event_crc32
-from .errors import BadEventBody, BadHeader, BadMagic, ChecksumMismatch, TruncatedEvent
+from .errors import BadEventBody, BinlogError, BadHeader, BadMagic, ChecksumMismatch, TruncatedEvent
 from .event_types import EventType
 from .header import V1_HEADER_LEN, Header, parse_header
 from .reader import Reader
@@ -66,11 +67,13 @@ def walk(buf: bytes, *, verify_checksums: bool = True, origin: int = 0,
         body_start = pos + current.header_length
         alg = current.checksum_alg
         if header.type_code == EventType.FORMAT_DESCRIPTION_EVENT:
-            current, alg = _read_fde(buf, pos, body_start, event_end, origin, current)
+            with _in_event(origin + pos):
+                current, alg = _read_fde(buf, pos, body_start, event_end, origin, current)
             has_crc = alg is not None
             body_end = event_end - CHECKSUM_LEN - 1 if has_crc else event_end
         elif header.type_code == EventType.START_EVENT_V3 and pos == 4 and not skip_magic:
-            current = _read_start_v3(buf, body_start, event_end, origin, current)
+            with _in_event(origin + pos):
+                current = _read_start_v3(buf, body_start, event_end, origin, current)
             has_crc, body_end = False, event_end
         else:
             has_crc = alg == ChecksumAlg.CRC32
@@ -86,6 +89,17 @@ def walk(buf: bytes, *, verify_checksums: bool = True, origin: int = 0,
             verified = True
         yield RawEvent(origin + pos, header, body_start, body_end, current, alg, stored, verified)
         pos = event_end
+
+
+@contextmanager
+def _in_event(offset: int) -> Iterator[None]:
+    """A format event's body error names the event it is in, as decode_raw's errors do."""
+    try:
+        yield
+    except BinlogError as e:
+        if e.event_offset is None:
+            e.event_offset = offset
+        raise
 
 
 def _read_fde(buf: bytes, pos: int, body_start: int, event_end: int, origin: int,

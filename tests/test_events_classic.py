@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import struct
 import zlib
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -531,3 +532,39 @@ def test_decimal_user_var_round_trips(data):
     whole = digits[:precision - scale].lstrip("0") or "0"
     expected = ("-" if negative else "") + whole + ("." + digits[precision - scale:] if scale else "")
     assert got == {"type": "decimal", "value": expected}
+
+
+# -- bytes no server writes, kept so that the encoder writes the event back (native-fuzz finds) --
+
+FINDINGS = Path(__file__).resolve().parents[1] / "corpus" / "findings"
+
+
+def _finding_events(case: str) -> tuple[list[dict], BinlogError | None]:
+    events, error = [], None
+    try:
+        for e in decode_file(FINDINGS / case / "binlog"):
+            events.append(e.to_json())
+    except BinlogError as e:
+        error = e
+    return events, error
+
+
+def test_a_user_var_keeps_the_bytes_after_its_flags():
+    events, _ = _finding_events("python-mysql-replication-file/crash-f7b88e4e92df")
+    assert events[0]["body"]["flags"] == 0x65
+    assert events[0]["body"]["trailing"]["value"].startswith("7374004352454154")  # "st\0CREAT"
+
+
+def test_a_table_map_keeps_null_bitmap_and_signedness_padding():
+    events, _ = _finding_events("python-mysql-replication-file/crash-31746388cd27")
+    assert events[1]["body"]["null_bitmap"] == "00" and events[1]["body"]["null_bitmap_padding"] == 2
+    events, _ = _finding_events("python-mysql-replication-file/crash-f9d41b63f06e")
+    signedness = events[1]["body"]["optional_metadata"][0]
+    assert signedness["value"] == [False, False, False] and len(signedness["padding"]) == 11 * 8 - 3
+
+
+def test_a_format_description_keeps_bytes_after_its_version_and_names_itself_in_errors():
+    events, _ = _finding_events("python-mysql-replication-file/crash-310a90060f9e")
+    assert events[0]["body"]["server_version_tail"]["value"].rstrip("0").endswith("8")
+    _, error = _finding_events("go-mysql-file/crash-00db0616c6aa")
+    assert isinstance(error, BadEventBody) and error.offset == 121 and error.event_offset == 4

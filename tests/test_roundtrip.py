@@ -73,26 +73,12 @@ def _decoded(data: bytes) -> tuple[list[dict], int]:
     return events, len(data)
 
 
-# Native-fuzz reproducers (issue 31) the round trip does not reproduce: each's first broken event
-# is a Format_description (or a 5.1 file's) whose error carries no event offset, so the test takes
-# the error's byte as the end of the decodable part. Noticed when they were merged, not yet mended.
-NATIVE_FUZZ = {f"corpus/findings/{case}/binlog" for case in (
-    "go-mysql-file/crash-1f1ff2f74c85", "go-mysql-file/crash-83f867cebec9", "go-mysql-file/crash-a6cbfa11aa65",
-    "go-mysql-file/crash-f1364adc331d", "mysql-binlog-connector-java-file/crash-101b9379bbb9",
-    "python-mysql-replication-file/crash-310a90060f9e")}
-NATIVE_FUZZ_WHY = "native-fuzz reproducer whose error carries no event offset (tests/test_roundtrip.py NATIVE_FUZZ)"
-
-
 def _dev_tree(src: Source) -> str | None:
-    if src.name in NATIVE_FUZZ:
-        return NATIVE_FUZZ_WHY
     return next((why for suffix, why in DEV_TREE.items() if src.name.endswith(suffix)), None)
 
 
 @pytest.mark.parametrize("src", SOURCES, ids=str)
-def test_every_event_round_trips(src: Source, request: pytest.FixtureRequest) -> None:
-    if src.name == "corpus/findings/python-mysql-replication-file/crash-310a90060f9e/binlog":
-        request.applymarker(pytest.mark.xfail(reason=NATIVE_FUZZ_WHY, strict=True))
+def test_every_event_round_trips(src: Source) -> None:
     _check_every_event(src)
 
 

@@ -20,6 +20,7 @@ from ..errors import BadEventBody
 from ..header import Header
 from ..reader import Reader
 from ..values import integer, tagged, text
+from .fields import keep_trailing
 
 INTVAR_TYPES = {0: "INVALID_INT", 1: "LAST_INSERT_ID", 2: "INSERT_ID"}
 UNSIGNED_F = 0x01
@@ -101,7 +102,7 @@ def decode_user_var(r: Reader, ctx: DecodeContext, header: Header) -> dict[str, 
     body["is_null"] = bool(is_null)
     if is_null:
         body.update(type="STRING", charset=BINARY_CHARSET, flags=None, value=None)
-        return body
+        return keep_trailing(r, body)
     at = r.offset
     code = r.u8("type")
     name, render = VALUE_TYPES.get(code, (None, None))
@@ -117,4 +118,4 @@ def decode_user_var(r: Reader, ctx: DecodeContext, header: Header) -> dict[str, 
         # The value's text does not determine the declared precision, which the bytes carry;
         # kept so the encoder (oracle/encode) can write them back.
         body.update(decimal_precision=val[0], decimal_scale=val[1])
-    return body
+    return keep_trailing(r, body)

@@ -53,6 +53,7 @@ class TableMap:
     field_metadata_size: int | None
     optional_metadata: list[dict[str, Any]]
     primary_key: list[list[int]] | None = None
+    null_padding: int = 0  # the null bitmap's bits past the last column, shifted down
     # Built by the rows decoder on first use and reused for every later row of the table.
     plan: Any = field(default=None, repr=False, compare=False)
 
@@ -71,7 +72,7 @@ class TableMap:
             "null_bitmap": None if self.field_metadata_size is None
             else "".join("1" if c.nullable else "0" for c in cols),
             "optional_metadata": self.optional_metadata,
-        }
+        } | ({"null_bitmap_padding": self.null_padding} if self.null_padding else {})
 
 
 # -- per-type column metadata -------------------------------------------------------------------
@@ -261,12 +262,17 @@ def _apply_optional(tm: TableMap) -> None:
 
 
 def _trim_bit_fields(tm: TableMap) -> None:
-    """Bit fields are padded to whole bytes: keep one bit per column they describe."""
+    """Bit fields are padded to whole bytes: keep one bit per column they describe. Padding that
+    is not the servers' (a set bit, or more bytes than the columns need) is kept as "padding",
+    the dropped bits as a 0/1 string, so that the encoder writes the field back unchanged."""
     counts = {"SIGNEDNESS": sum(c.real_type in SIGNEDNESS_TYPES for c in tm.columns),
               "COLUMN_VISIBILITY": len(tm.columns)}
     for f in tm.optional_metadata:
         if f["name"] in counts:
-            f["value"] = f["value"][:counts[f["name"]]]
+            n = counts[f["name"]]
+            bits, f["value"] = f["value"], f["value"][:n]
+            if any(bits[n:]) or len(bits) > (n + 7) // 8 * 8:
+                f["padding"] = "".join("1" if b else "0" for b in bits[n:])
 
 
 def _read_optional(r: Reader) -> list[dict[str, Any]]:
@@ -316,7 +322,8 @@ def parse(r: Reader, ctx: DecodeContext, header: Header) -> TableMap:
     for i, (t, m) in enumerate(zip(types, metas)):
         real, length = unpack_string_meta(m) if t == T.STRING else (t, 0)
         cols.append(Column(i, t, m, bool(nulls >> i & 1), real, length))
-    tm = TableMap(table_id, flags, schema, table, cols, meta_size, _read_optional(r))
+    tm = TableMap(table_id, flags, schema, table, cols, meta_size, _read_optional(r),
+                  null_padding=nulls >> colcnt)
     _trim_bit_fields(tm)
     _apply_optional(tm)
     return tm

@@ -7,11 +7,11 @@ from typing import Any
 from ...checksum import ChecksumAlg
 from ...fde import SERVER_VERSION_LEN, FormatDescription
 from ..context import EncodeContext, EventHead
-from ..writer import EncodeError, Writer
+from ..writer import EncodeError, Writer, as_bytes
 
 
 def _start_v3_fields(w: Writer, body: dict[str, Any]) -> Writer:
-    version = body["server_version"].encode("latin-1")
+    version = body["server_version"].encode("latin-1") + as_bytes(body.get("server_version_tail", b""), "tail")
     if len(version) > SERVER_VERSION_LEN:
         raise EncodeError(f"server_version is {len(version)} bytes, {SERVER_VERSION_LEN} allowed")
     w.u16(body["binlog_version"], "binlog_version").raw(version).zeros(SERVER_VERSION_LEN - len(version))

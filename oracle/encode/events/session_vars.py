@@ -7,6 +7,7 @@ from typing import Any, Callable
 from ...events.session_vars import VALUE_TYPES
 from ..context import EncodeContext, EventHead
 from ..values import encode_decimal, float_value
+from .fields import trailing
 from ..writer import EncodeError, Writer, as_bytes, as_int
 
 _TYPE_CODES = {name: code for code, (name, _) in VALUE_TYPES.items()}
@@ -47,7 +48,7 @@ def encode_user_var(body: dict[str, Any], ctx: EncodeContext, head: EventHead) -
     name = as_bytes(body["name"], "name")
     w = Writer().u32(len(name), "name_len").raw(name).u8(1 if body["is_null"] else 0)
     if body["is_null"]:
-        return w.bytes()
+        return w.raw(trailing(body)).bytes()
     kind = body["type"]
     if kind not in _VALUES:
         raise EncodeError(f"user variable type {kind} cannot carry a value")
@@ -55,4 +56,4 @@ def encode_user_var(body: dict[str, Any], ctx: EncodeContext, head: EventHead) -
     w.u8(_TYPE_CODES[kind]).u32(body["charset"], "charset").u32(len(val)).raw(val)
     if body.get("flags") is not None:
         w.u8(body["flags"], "flags")
-    return w.bytes()
+    return w.raw(trailing(body)).bytes()

@@ -93,6 +93,8 @@ def _optional(w: Writer, fields: list[dict[str, Any]]) -> None:
         value = Writer()
         if f["name"] is None:
             value.raw(as_bytes(f["value"], "optional metadata"))
+        elif "padding" in f:  # a bit field with bits past its columns (dec._trim_bit_fields)
+            _bits(value, f["value"] + [c == "1" for c in f["padding"]])
         else:
             OPTIONAL_WRITERS[f["name"]](value, f["value"])
         w.u8(f["type"], "optional metadata type").packed_bytes(value.bytes())
@@ -121,7 +123,8 @@ def encode(body: dict[str, Any], ctx: EncodeContext, head: EventHead) -> bytes:
         for t, m in zip(types, body["column_metadata"]):
             META_WRITERS.get(t, _none)(meta, as_int(m))
         w.packed_bytes(meta.bytes())
-        w.uint((len(types) + 7) // 8, bits_from_text(body["null_bitmap"]), "null bitmap")
+        nulls = bits_from_text(body["null_bitmap"]) | body.get("null_bitmap_padding", 0) << len(types)
+        w.uint((len(types) + 7) // 8, nulls, "null bitmap")
         _optional(w, body["optional_metadata"])
     elif body.get("optional_metadata"):
         raise EncodeError("optional metadata needs the field metadata block")
