@@ -33,7 +33,10 @@ TARGETS: dict[str, NativeTarget] = {t.parser: t for t in (
     NativeTarget("go-mysql-file", "go", "go-mysql-fuzz", ("File", "Event"), "github.com/go-mysql-org/go-mysql/"),
     NativeTarget("mysql-binlog-connector-java-file", "jvm", "mysql-binlog-connector-java-fuzz",
                  ("FileReader", "EventDeserializer"), "com.github.shyiko.mysql.binlog"),
+    NativeTarget("vitess-file", "go", "vitess-fuzz", ("File",), "vitess.io/vitess/"),
     NativeTarget("mysql-common-file", "rust", "mysql-common-fuzz", ("binlog_file",), "mysql_common"),
+    NativeTarget("mysql-binlog-connector-rust-file", "rust", "mysql-binlog-connector-rust-fuzz", ("binlog_parser",),
+                 "mysql_binlog_connector_rust"),
     NativeTarget("python-mysql-replication-file", "python", None, ("file",), "pymysqlreplication"),
 )}
 

@@ -1,5 +1,7 @@
-"""Go: `go test -fuzz` on the fuzz module harness/parsers/go-mysql-fuzz/ (our package, requiring the
-library at the adapter's pinned version; go.sum locks it). The Go toolchain instruments every
+"""Go: `go test -fuzz` on a target's fuzz module (harness/parsers/go-mysql-fuzz/, vitess-fuzz/: our
+package, requiring the library at the adapter's pinned version; go.sum locks it), with what they
+share from harness/parsers/go-fuzz-shared/ (running a target, recording, the replay command).
+Every such module has a FuzzFile (built first). The Go toolchain instruments every
 package of the test binary, the library's included, and reports coverage as bits of its edge
 counters under GODEBUG=fuzzdebug=1 ("initial coverage bits", then "total bits" at each new
 input). The target (target.go) recovers the library's panics and notes them itself; a hang makes
@@ -23,6 +25,7 @@ from . import NativeTarget
 from .session import Found, Launch, NativeRuntime, NativeSettings, Progress, Say, write_finding
 
 REPLAY = "replay-bin"
+FUZZ_SHARED_DIR = PARSERS_DIR / "go-fuzz-shared"
 _EXECS = re.compile(r"^fuzz: elapsed: \S+, execs: (\d+)")
 _INITIAL = re.compile(r"initial coverage bits: (\d+)")
 _TOTAL = re.compile(r"total bits: (\d+)")
@@ -31,11 +34,18 @@ _SEED_FAILED = re.compile(r"failure while testing seed corpus entry: Fuzz\w+/see
 
 
 class GoFuzzBuild(GoRuntime):
-    """The fuzz folder built like an adapter: modules fetched, the replay command built, and the
-    instrumented test binary compiled once (one execution, no seeds) so that a session's start
-    costs no compilation."""
+    """The fuzz folder built like an adapter: go-fuzz-shared's files copied in (every fuzz module
+    is named binlog-conformance/gofuzz, so its run.go and replay command serve each), modules
+    fetched, the replay command built, and the instrumented test binary compiled once (one
+    execution, no seeds) so that a session's start costs no compilation."""
+
+    def shared(self) -> list[Path]:
+        return sorted(p for p in FUZZ_SHARED_DIR.rglob("*.go") if p.is_file())
 
     def _build(self, work: Path, say: Say) -> None:
+        for p in self.shared():
+            (work / p.relative_to(FUZZ_SHARED_DIR)).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(p, work / p.relative_to(FUZZ_SHARED_DIR))
         go, env = go_binary() or "go", go_environment()
         run_logged([go, "mod", "download"], work, say, env)
         run_logged([go, "build", "-trimpath", "-o", REPLAY, "./replay"], work, say, env)

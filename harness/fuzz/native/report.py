@@ -12,7 +12,7 @@ from pathlib import Path
 from . import TARGETS
 
 REPLAY = {  # the library alone, outside the fuzzing engine, on the case's binlog
-    "go": "replay {entry} corpus/findings/{parser}/{case}/binlog  # harness/parsers/go-mysql-fuzz/replay (BinlogParser only)",
+    "go": "<build>/replay-bin {entry} corpus/findings/{parser}/{case}/binlog  # harness/parsers/go-fuzz-shared/replay, the library alone",
     "jvm": "java -cp <build>/target/*:<build>/lib/* conformance.fuzz.Replay {entry} corpus/findings/{parser}/{case}/binlog",
     "rust": "<build>/adapter corpus/findings/{parser}/{case}/binlog  # libFuzzer binary, one run",
     "python": "python -m harness.fuzz.native.python replay corpus/findings/{parser}/{case}/binlog {parser}",

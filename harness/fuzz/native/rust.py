@@ -1,13 +1,14 @@
-"""Rust: libFuzzer through libfuzzer-sys (crates.io, pinned in harness/parsers/mysql-common-fuzz/
-Cargo.lock) on stable Rust, without cargo-fuzz: cargo-fuzz's `--sanitizer none` build is
-RUSTFLAGS for sancov coverage plus `--cfg fuzzing`, which stable rustc accepts as they are
-(`-Cpasses=sancov-module` and LLVM's -sanitizer-coverage-* options; no -Z flag), so this module
-passes them itself and spares CI the cargo-fuzz install. Built with `--target <host>` so the
-flags reach neither build scripts nor proc-macros (as cargo-fuzz does), in a target directory of
-its own in the cache. AddressSanitizer would need nightly (-Zsanitizer) and is not used: overflow
-checks and debug assertions are on. The target catches the library's panics; an abort (an
-allocation that fails under RLIMIT_AS), a timeout or libFuzzer's RSS limit stops the engine,
-whose artifact is replayed by the same binary for its signature."""
+"""Rust: libFuzzer through libfuzzer-sys (crates.io, pinned in each fuzz crate's Cargo.lock:
+harness/parsers/mysql-common-fuzz/, mysql-binlog-connector-rust-fuzz/) on stable Rust, without
+cargo-fuzz: cargo-fuzz's `--sanitizer none` build is RUSTFLAGS for sancov coverage plus `--cfg
+fuzzing`, which stable rustc accepts as they are (`-Cpasses=sancov-module` and LLVM's
+-sanitizer-coverage-* options; no -Z flag), so this module passes them itself and spares CI the
+cargo-fuzz install. Built with `--target <host>` so the flags reach neither build scripts nor
+proc-macros (as cargo-fuzz does), in a target directory of its own in the cache. AddressSanitizer
+would need nightly (-Zsanitizer) and is not used: overflow checks and debug assertions are on.
+The target catches the library's panics; an abort (an allocation that fails under RLIMIT_AS), a
+timeout or libFuzzer's RSS limit stops the engine, whose artifact is replayed by the same binary
+for its signature, named by the first frame of the target's library crate (library_frames)."""
 from __future__ import annotations
 
 import json
@@ -32,15 +33,22 @@ SANCOV_RUSTFLAGS = " ".join((
     "--cfg fuzzing", "-Cpasses=sancov-module", "-Cllvm-args=-sanitizer-coverage-level=4",
     "-Cllvm-args=-sanitizer-coverage-inline-8bit-counters", "-Cllvm-args=-sanitizer-coverage-pc-table",
     "-Cllvm-args=-sanitizer-coverage-trace-compares", "-Cdebug-assertions", "-Coverflow-checks"))
-_LIBRARY_FRAME = re.compile(r"^\s+\d+: (?:<)?mysql_common::.*\n\s+at (\S+?\.rs):(\d+):\d+", re.M)
+
+
+def _library_frame(crate: str) -> re.Pattern[str]:
+    """A backtrace frame of the crate (NativeTarget.library_frames) and the file:line under it."""
+    return re.compile(rf"^\s+\d+: (?:<)?{re.escape(crate)}::.*\n\s+at (\S+?\.rs):(\d+):\d+", re.M)
+
+
+FUZZ_SHARED_DIR = PARSERS_DIR / "rust-fuzz-shared"
 
 
 class RustFuzzBuild(RustRuntime):
     """The fuzz crate with sancov RUSTFLAGS, in its own target directory (the flags change every
-    crate's build); nothing of rust-shared."""
+    crate's build), with rust-fuzz-shared's modules in its src/ (not the adapters' rust-shared)."""
 
     def shared(self) -> list[Path]:
-        return []
+        return sorted(FUZZ_SHARED_DIR.glob("*.rs"))
 
     def environment(self) -> dict[str, str]:
         env = super().environment()
@@ -49,6 +57,8 @@ class RustFuzzBuild(RustRuntime):
         return env
 
     def _build(self, work: Path, say: Say) -> None:
+        for p in self.shared():
+            shutil.copy2(p, work / "src" / p.name)
         env = self.environment()
         run_logged(["cargo", "build", "--release", "--locked", "--target", HOST], work, say, env)
         shutil.copy2(Path(env["CARGO_TARGET_DIR"]) / HOST / "release" / _package_name(work), work / BINARY)
@@ -111,7 +121,7 @@ class RustNative(LibFuzzerOutput, NativeRuntime):
             return {"kind": "hang", "signature": f"hang@{entry}", "detail": "libFuzzer timeout", "stack": err[-4000:]}
         memory = "memory allocation of" in err or "out-of-memory" in err
         kind = "memory" if memory else "crash"
-        frame = _LIBRARY_FRAME.search(err)  # the allocation's caller in the library, from the backtrace
+        frame = _library_frame(target.library_frames).search(err)  # the allocation's caller in the library, from the backtrace
         site = (f"{'allocation' if memory else 'abort'}@{Path(frame.group(1)).name}:{frame.group(2)}" if frame
                 else stderr_site(err) or "abort")
         said = [ln for ln in err.splitlines() if re.search(r"memory allocation of|panicked|ERROR: libFuzzer", ln)]

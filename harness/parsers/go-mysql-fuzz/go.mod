@@ -1,4 +1,4 @@
-module binlog-conformance/parsers/go-mysql-fuzz
+module binlog-conformance/gofuzz
 
 go 1.25.0
 

@@ -1,8 +1,10 @@
 // Command replay runs one fuzz target on reproducer files, outside the fuzzing engine, and
-// prints each one's finding as a JSON line ({} when it parses cleanly): how the harness checks
-// that a recorded reproducer still gives its signature, and how it minimises one by events.
+// prints each one's finding as a JSON line ({} when the library decodes it or returns an error):
+// how the harness checks that a recorded reproducer still gives its signature, and how it
+// minimises one by events. Every Go fuzz module is named binlog-conformance/gofuzz, so this one
+// command serves them all.
 //
-//	replay File|Event FILE...
+//	replay TARGET FILE...
 package main
 
 import (
@@ -10,12 +12,12 @@ import (
 	"fmt"
 	"os"
 
-	gofuzz "binlog-conformance/parsers/go-mysql-fuzz"
+	"binlog-conformance/gofuzz"
 )
 
 func main() {
 	if len(os.Args) < 3 || gofuzz.Targets[os.Args[1]] == nil {
-		fmt.Fprintln(os.Stderr, "usage: replay File|Event FILE...")
+		fmt.Fprintln(os.Stderr, "usage: replay TARGET FILE...")
 		os.Exit(2)
 	}
 	target := gofuzz.Targets[os.Args[1]]
@@ -25,13 +27,10 @@ func main() {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(2)
 		}
-		var line []byte
+		line := []byte("{}")
 		if found := gofuzz.Run(target, data); found != nil {
 			line, _ = json.Marshal(found)
-		} else {
-			line = []byte("{}")
 		}
 		fmt.Println(string(line))
 	}
-	os.Exit(0)
 }

@@ -1,0 +1,5 @@
+package gofuzz
+
+import "testing"
+
+func FuzzFile(f *testing.F) { fuzz(f, "File") }
