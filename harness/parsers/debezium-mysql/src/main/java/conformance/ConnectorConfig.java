@@ -11,7 +11,7 @@ final class ConnectorConfig {
 
     private ConnectorConfig() {}
 
-    static Properties of(Map<String, Object> source, String prefix, Path history) {
+    static Properties of(Map<String, Object> source, String prefix, Path history, StartMode start) {
         Properties p = new Properties();
         p.setProperty("name", ENGINE_NAME);
         p.setProperty("connector.class", Connector.CURRENT.connectorClass());
@@ -23,18 +23,15 @@ final class ConnectorConfig {
         p.setProperty("database.server.id", Integer.toString(EngineRun.serverId()));
         p.setProperty("database.ssl.mode", Connector.CURRENT.sslDisabled());
         p.setProperty("driver.allowPublicKeyRetrieval", "true");
-        // offsets in memory, seeded with the case's first position; schema history in a temp file
+        // offsets in memory, seeded as the stream mode says (StartMode); schema history in a temp file
         p.setProperty("offset.storage", SeededOffsets.class.getName());
         p.setProperty("offset.flush.interval.ms", "60000");
         p.setProperty("schema.history.internal", "io.debezium.storage.file.history.FileSchemaHistory");
         p.setProperty("schema.history.internal.file.filename", history.toString());
-        // no data snapshot: the schema is read (SHOW CREATE TABLE), then the binlog streamed from the offset
-        p.setProperty("snapshot.mode", "recovery");
+        // no data snapshot: the schema is read (SHOW CREATE TABLE), then the binlog streamed from
+        // the offset (snapshot.mode and, in position mode, gtid.ignore.on.recovery: StartMode)
+        start.configure(p);
         p.setProperty("snapshot.locking.mode", "none");
-        // start at the offset's file and position also where the server has GTIDs: an offset
-        // without GTIDs otherwise makes Debezium 3.6.1 dump by an empty GTID set, which its binlog
-        // client turns into a NullPointerException (docs/findings.md)
-        p.setProperty("gtid.ignore.on.recovery", "true");
         // every table's rows, those of the system schemas (mysql, sys, ...) too: by default
         // (table.ignore.builtin=true) Debezium filters them, and its streaming metrics count a
         // filtered rows event as a create/update/delete it never hands over (docs/findings.md)

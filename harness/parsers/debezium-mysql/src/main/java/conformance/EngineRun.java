@@ -24,8 +24,9 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** One request: a fresh embedded engine (ConnectorConfig), started at the case's first binlog
- * position (SeededOffsets), run until the stream is consumed, then closed.
+/** One request: a fresh embedded engine (ConnectorConfig), started as the request's stream mode
+ * says (StartMode: at the case's first binlog position or GTID set, SeededOffsets, or where the
+ * server says its binlog is), run until the stream is consumed, then closed.
  *
  * The end: Debezium never stops by itself (its binlog client dumps in blocking mode and
  * reconnects). Its streaming metrics (JMX, same JVM) give the binlog client's file and position,
@@ -81,18 +82,16 @@ final class EngineRun {
     }
 
     private List<Map<String, Object>> runIn(Path history) throws Exception {
-        Map<String, Object> offset = new java.util.HashMap<>(Map.of(
-            "file", source.get("file"), "pos", StreamRequest.number(source, "start_position")));
-        String gtids;
+        StartMode start = StartMode.of(source);
+        Map<String, Object> offset;
         try {
-            gtids = StartGtids.of(source);
+            offset = start.offset(source);
         } catch (java.sql.SQLException e) { // the server would not say: the request fails before Debezium starts
             throw new Rejection(e, StreamRequest.number(source, "start_position"), List.of());
         }
-        if (gtids != null) offset.put("gtids", gtids);
         SeededOffsets.seed(ConnectorConfig.ENGINE_NAME, Map.of("server", prefix), offset);
         DebeziumEngine<RecordChangeEvent<SourceRecord>> engine = DebeziumEngine.create(ChangeEventFormat.of(Connect.class))
-            .using(ConnectorConfig.of(source, prefix, history))
+            .using(ConnectorConfig.of(source, prefix, history, start))
             .using(this::onCompletion)
             .notifying(this::onRecord)
             .build();

@@ -3,7 +3,8 @@ package conformance;
 import java.util.Map;
 
 /** Debezium's MySQL or MariaDB connector (Connector) as a stream testee: the shared Protocol (jvm-shared/), one embedded
- * engine per request (EngineRun). Argument: the transport, "stream" (Debezium reads no files). */
+ * engine per request (EngineRun), in the stream modes StartMode names. Argument: the transport, "stream" (Debezium
+ * reads no files). */
 public final class Main {
     private Main() {}
 
@@ -13,6 +14,7 @@ public final class Main {
         // Debezium's own logs; a failure reaches the reply and its stack trace the adapter's log.
         java.util.logging.LogManager.getLogManager().reset();
         Protocol.serve(Connector.CURRENT.name(), Connector.CURRENT.version(), true, Capabilities.json(),
+            StartMode.names(), StartMode.UNSUPPORTED,
             request -> EngineRun.parse((Map<String, Object>) request.get("stream")));
     }
 }
