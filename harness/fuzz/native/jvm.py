@@ -1,6 +1,9 @@
 """Java: Jazzer 0.30.0 (Maven Central `com.code-intelligence:jazzer`, the launcher with libFuzzer
-inside, and `jazzer-api`) on the targets of harness/parsers/mysql-binlog-connector-java-fuzz/,
-built with Maven into the cache like the adapters. Coverage is libFuzzer's (`cov:` edges,
+inside, and `jazzer-api`) on the targets of each JVM parser's harness/parsers/<library>-fuzz/,
+built with Maven into the cache like the adapters (another build of the same library shares the
+targets through a `src` symlink, as the adapters do; another library's folder links
+mysql-binlog-connector-java-fuzz's Findings.java and Replay.java and names its own entry points,
+class prefix and documented errors in Targets.java). Coverage is libFuzzer's (`cov:` edges,
 `ft:` features) over the library's classes only (--instrumentation_includes). The targets note
 an unchecked exception or Error themselves and go on; a timeout or an out-of-memory stops
 Jazzer with an artifact, which is replayed (conformance.fuzz.Replay, outside Jazzer) for its

@@ -1,6 +1,5 @@
 package conformance.fuzz;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,13 +7,13 @@ import java.security.MessageDigest;
 import java.util.HashMap;
 import java.util.Map;
 
-/** What a target does with a failure the library lets escape: IOException (and the library's
- *  EventDataDeserializationException, one of them) is its documented error, a clean outcome;
- *  any other Throwable is a finding, named `crash:Type@File.java:line` by the first frame inside
- *  the library, and its input and note written to $NATIVE_FUZZ_FINDINGS (the first few of each
- *  signature), so that the session goes on. */
+/** What a target does with a failure the library lets escape: its documented error
+ *  (Targets.refusal) is a clean outcome; any other Throwable is a finding, named
+ *  `crash:Type@File.java:line` by the first frame inside the library (Targets.LIBRARY), and its
+ *  input and note written to $NATIVE_FUZZ_FINDINGS (the first few of each signature), so that
+ *  the session goes on. */
 final class Findings {
-    static final String LIBRARY = "com.github.shyiko.mysql.binlog";
+    static final String LIBRARY = Targets.LIBRARY;
     private static final int KEEP_PER_SIGNATURE = 3;
     private static final Map<String, Integer> SEEN = new HashMap<>();
 
@@ -26,9 +25,10 @@ final class Findings {
         try {
             target.parse(data);
             return null;
-        } catch (IOException documented) {
-            return null;
         } catch (Throwable t) {
+            if (Targets.refusal(t)) {
+                return null;
+            }
             String kind = t instanceof OutOfMemoryError ? "memory" : "crash";
             return note(kind, kind + ":" + t.getClass().getSimpleName() + "@" + libraryFrame(t.getStackTrace()),
                 String.valueOf(t), stack(t.getStackTrace()));
@@ -44,13 +44,13 @@ final class Findings {
         return "outside-library";
     }
 
-    /** The event data deserializer a hung thread is in (the outermost library frame of a
-     *  ...DataDeserializer class), else the innermost library method; by name, not line: where a
-     *  loop that never ends is caught varies from one dump to the next. */
+    /** The event decoder a hung thread is in (the outermost frame of a class
+     *  Targets.decodesEvents names), else the innermost library method; by name, not line: where
+     *  a loop that never ends is caught varies from one dump to the next. */
     static String libraryMethod(StackTraceElement[] trace) {
         for (int i = trace.length - 1; i >= 0; i--) {
             StackTraceElement e = trace[i];
-            if (e.getClassName().startsWith(LIBRARY) && e.getClassName().endsWith("DataDeserializer")) {
+            if (Targets.decodesEvents(e.getClassName())) {
                 String cls = e.getClassName();
                 return e.getFileName() + ":" + cls.substring(cls.lastIndexOf('.') + 1) + "." + e.getMethodName();
             }

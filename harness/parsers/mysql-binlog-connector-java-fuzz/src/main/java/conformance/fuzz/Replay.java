@@ -5,7 +5,7 @@ import java.nio.file.Path;
 
 /** `Replay TARGET FILE`: one input through one target outside Jazzer; prints its finding as one
  *  JSON line ({} when clean). A parse still running after $NATIVE_FUZZ_TIMEOUT seconds is a hang,
- *  named by the innermost library method of its thread; the JVM then exits (the thread cannot be
+ *  named by where its thread is (Findings.libraryMethod); the JVM then exits (the thread cannot be
  *  stopped). How the harness confirms a signature and minimises a reproducer by events. */
 public final class Replay {
     private Replay() {
@@ -20,10 +20,20 @@ public final class Replay {
         parse.setDaemon(true);
         parse.start();
         parse.join((long) (seconds * 1000));
-        if (parse.isAlive()) {
-            StackTraceElement[] trace = parse.getStackTrace();
-            result[0] = Findings.note("hang", "hang@" + Findings.libraryMethod(trace),
-                "no result after " + seconds + "s", Findings.stack(trace));
+        try {
+            if (parse.isAlive()) {
+                StackTraceElement[] trace = parse.getStackTrace();
+                result[0] = Findings.note("hang", "hang@" + Findings.libraryMethod(trace),
+                    "no result after " + seconds + "s", Findings.stack(trace));
+            }
+        } catch (OutOfMemoryError e) {
+            // the parse thread holds the heap the hang's note needs: it ends on an
+            // OutOfMemoryError of its own, whose note names the library's frame
+            parse.join((long) (seconds * 1000));
+            if (result[0] == null) {
+                result[0] = "{\"kind\": \"memory\", \"signature\": \"memory:OutOfMemoryError@outside-library\", "
+                    + "\"detail\": \"the heap filled while the parse ran\", \"stack\": \"\"}";
+            }
         }
         System.out.println(result[0] == null ? "{}" : result[0]);
         System.out.flush();

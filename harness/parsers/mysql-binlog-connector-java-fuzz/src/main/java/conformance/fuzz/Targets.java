@@ -7,8 +7,13 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.Map;
 
-/** The library's entry points that decode a whole file or an event, as its users call them. */
+/** The library's entry points that decode a whole file or an event, as its users call them; the
+ *  prefix of its classes and its documented error, for Findings (shared by the -fuzz folders of
+ *  this library's other builds through their `src` symlink, and by other libraries' folders
+ *  through symlinks to Findings.java and Replay.java). */
 final class Targets {
+    static final String LIBRARY = "com.github.shyiko.mysql.binlog";
+
     interface Target {
         void parse(byte[] data) throws Exception;
     }
@@ -18,6 +23,16 @@ final class Targets {
         "EventDeserializer", Targets::eventByEvent);
 
     private Targets() {
+    }
+
+    /** The classes that decode an event's data (where Findings names a hang). */
+    static boolean decodesEvents(String className) {
+        return className.startsWith(LIBRARY) && className.endsWith("DataDeserializer");
+    }
+
+    /** IOException, EventDataDeserializationException among them. */
+    static boolean refusal(Throwable t) {
+        return t instanceof IOException;
     }
 
     /** The adapter's settings (harness/parsers/mysql-binlog-connector-java/.../Library.java). */

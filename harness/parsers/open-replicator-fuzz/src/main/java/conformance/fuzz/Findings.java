@@ -1,0 +1,1 @@
+../../../../../../mysql-binlog-connector-java-fuzz/src/main/java/conformance/fuzz/Findings.java
