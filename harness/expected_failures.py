@@ -50,6 +50,13 @@ class Entry:
         killed by its memory limit or by the harness's timer, whichever comes first on that machine."""
         return tuple(self.outcome.split(ALTERNATIVE))
 
+    @property
+    def allows_pass(self) -> bool:
+        """`mismatch|pass`: a case whose outcome varies from run to run (a stream client that
+        delivers a corrupt stream's events differently each time), named as such with its cause,
+        as web-platform-tests' expectation files name a flaky test by its outcomes."""
+        return Outcome.PASS.value in self.outcomes
+
     def matches(self, r: CaseResult) -> bool:
         return (r.outcome.value in self.outcomes and r.message.startswith(self.prefix)
                 and (not self.digest or self.digest == r.diff_digest))
@@ -69,15 +76,16 @@ class ExpectedFileError(ValueError):
 
 def parse(text: str, source: str = "<expected failures>") -> list[Entry]:
     entries = []
-    valid = {o.value for o in Outcome} - {Outcome.PASS.value, Outcome.NOT_APPLICABLE.value}
+    valid = {o.value for o in Outcome} - {Outcome.NOT_APPLICABLE.value}
     for n, raw in enumerate(text.splitlines(), 1):
         line = raw.rstrip("\n")
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         parts = line.split("\t", 2) if "\t" in line else line.split(None, 2)
-        if len(parts) < 2 or not set(parts[1].split(ALTERNATIVE)) <= valid:
+        if len(parts) < 2 or not set(parts[1].split(ALTERNATIVE)) <= valid or parts[1] == Outcome.PASS.value:
             raise ExpectedFileError(f"{source}:{n}: expected `<case> <outcome> [message prefix]` "
-                                    f"with outcome one of {sorted(valid)}")
+                                    f"with outcome one of {sorted(valid - {Outcome.PASS.value})} "
+                                    f"(`|pass` only beside another: a flaky case)")
         rest = parts[2] if len(parts) > 2 else ""
         digest = _DIGEST.match(rest)
         if digest:
@@ -130,7 +138,9 @@ def gate(results: Iterable[CaseResult], entries: list[Entry]) -> Gate:
         if r.outcome is Outcome.NOT_APPLICABLE:
             _gate_not_applicable(g, r, entry)
         elif r.outcome is Outcome.PASS:
-            if entry is not None:
+            if entry is not None and entry.allows_pass:
+                g.expected.append((r, entry))
+            elif entry is not None:
                 g.unexpected.append((r, f"unexpected pass (listed as {entry.outcome}: {entry.prefix})"))
         elif entry is not None and entry.matches(r):
             g.expected.append((r, entry))

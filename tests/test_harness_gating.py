@@ -131,3 +131,21 @@ def test_a_resource_exhaustion_entry_accepts_either_kill_and_fix_keeps_it(tmp_pa
         pass
     else:
         raise AssertionError("an unknown alternative outcome must be refused")
+
+
+def test_a_flaky_entry_names_pass_among_its_outcomes_and_pass_alone_is_refused():
+    """`mismatch|pass`: a case whose outcome varies from run to run is listed with every outcome
+    it takes, its cause saying why; an outcome outside them is still unexpected, and `pass` alone
+    (an expected failure that is a pass) is refused."""
+    entries = xf.parse("f mismatch|pass cause=F1\n")
+    assert entries[0].allows_pass
+    for outcome, message in (("pass", ""), ("mismatch", "rejected as expected, but 2 differences")):
+        assert xf.gate([result("f", outcome, message)], entries).ok, outcome
+    assert not xf.gate([result("f", "crash", "died")], entries).ok
+    assert not xf.gate([result("g", "pass")], xf.parse("g mismatch cause=F1\n")).ok
+    try:
+        xf.parse("h pass cause=F1\n")
+    except xf.ExpectedFileError:
+        pass
+    else:
+        raise AssertionError("`pass` alone is not an expected failure")
