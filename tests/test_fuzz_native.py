@@ -98,3 +98,14 @@ def test_findings_are_one_per_signature_the_smallest_reproducer(tmp_path):
     write_finding(found, b"z", {"kind": "expectation", "signature": "expectation:op", "detail": "not native"})
     got = gather(tmp_path, ["File"])
     assert [(f.signature, f.reproducer.read_bytes()) for f in got] == [("crash:a@f.go:1", b"yyy")]
+
+
+def test_a_libfuzzer_round_stopped_by_a_crash_counts_the_executions_of_its_final_stats():
+    """A round that crashes before any status line (a seed, or a crash soon after INITED) still ran
+    units: libFuzzer's final stats, printed on every stop, count them."""
+    from harness.fuzz.native.libfuzzer import LibFuzzerOutput
+    out = LibFuzzerOutput()
+    assert out.progress("#409\tINITED cov: 1475 ft: 3000 corp: 300/1Mb exec/s: 0 rss: 80Mb") is not None
+    final = out.progress("stat::number_of_executed_units: 468")
+    assert final is not None and final.executions == 468 and final.coverage is None
+    assert out.progress("stat::peak_rss_mb:              116") is None

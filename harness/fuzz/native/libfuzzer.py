@@ -10,6 +10,9 @@ from . import NativeTarget
 from .session import Found, NativeSettings, Progress, drop_from_corpus, write_finding
 
 _STATS = re.compile(r"^#(\d+)\s+(INITED|NEW|REDUCE|pulse|DONE)\s+cov: (\d+) ft: (\d+)")
+# -print_final_stats=1: printed on every stop, a crash included; the status lines come only on new
+# coverage, so a round that stops on a crash (in the seeds, say) counts its executions from here
+_FINAL_UNITS = re.compile(r"^stat::number_of_executed_units:\s+(\d+)")
 
 
 class LibFuzzerOutput:
@@ -18,7 +21,8 @@ class LibFuzzerOutput:
     def progress(self, line: str) -> Progress | None:
         m = _STATS.search(line)
         if not m:
-            return None
+            final = _FINAL_UNITS.search(line)
+            return Progress(executions=int(final.group(1))) if final else None
         return Progress(executions=int(m.group(1)), coverage=int(m.group(3)), initial=m.group(2) == "INITED")
 
     def stopped(self, built: Path, target: NativeTarget, entry: str, work: Path, log: str) -> list[Found]:
