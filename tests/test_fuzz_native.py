@@ -109,3 +109,14 @@ def test_a_libfuzzer_round_stopped_by_a_crash_counts_the_executions_of_its_final
     final = out.progress("stat::number_of_executed_units: 468")
     assert final is not None and final.executions == 468 and final.coverage is None
     assert out.progress("stat::peak_rss_mb:              116") is None
+
+
+def test_a_libfuzzer_fork_line_counts_executions_and_coverage_and_its_first_job_starts_the_coverage():
+    """-fork=1 (the Rust targets) prints one line per finished job, its counts summed over jobs."""
+    from harness.fuzz.native.libfuzzer import LibFuzzerOutput
+    out = LibFuzzerOutput()
+    first = out.progress("#14: cov: 1492 ft: 4689 corp: 122 exec/s: 0 oom/timeout/crash: 0/0/0 time: 2s job: 1 dft_time: 0")
+    later = out.progress("#19622: cov: 2132 ft: 7777 corp: 462 exec/s: 0 oom/timeout/crash: 0/0/303 time: 57s job: 304 dft_time: 0")
+    assert first is not None and (first.executions, first.coverage, first.initial) == (14, 1492, True)
+    assert later is not None and (later.executions, later.coverage, later.initial) == (19622, 2132, False)
+    assert out.progress("INFO: -fork=1: 122 seed inputs, starting to fuzz in /tmp/x") is None

@@ -10,6 +10,9 @@ from . import NativeTarget
 from .session import Found, NativeSettings, Progress, drop_from_corpus, write_finding
 
 _STATS = re.compile(r"^#(\d+)\s+(INITED|NEW|REDUCE|pulse|DONE)\s+cov: (\d+) ft: (\d+)")
+# -fork=1 (rust.py): the parent's line after each job, its counts summed over the jobs; there is no
+# line for the seeds alone, so the first job's line (a few dozen units in) stands for it
+_FORK_STATS = re.compile(r"^#(\d+): cov: (\d+) ft: (\d+) corp: \d+ .*\bjob: (\d+)")
 # -print_final_stats=1: printed on every stop, a crash included; the status lines come only on new
 # coverage, so a round that stops on a crash (in the seeds, say) counts its executions from here
 _FINAL_UNITS = re.compile(r"^stat::number_of_executed_units:\s+(\d+)")
@@ -20,6 +23,9 @@ class LibFuzzerOutput:
 
     def progress(self, line: str) -> Progress | None:
         m = _STATS.search(line)
+        fork = None if m else _FORK_STATS.search(line)
+        if fork:
+            return Progress(executions=int(fork.group(1)), coverage=int(fork.group(2)), initial=fork.group(4) == "1")
         if not m:
             final = _FINAL_UNITS.search(line)
             return Progress(executions=int(final.group(1))) if final else None

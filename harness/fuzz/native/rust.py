@@ -7,8 +7,8 @@ cargo-fuzz install. Built with `--target <host>` so the flags reach neither buil
 proc-macros (as cargo-fuzz does), in a target directory of its own in the cache. AddressSanitizer
 would need nightly (-Zsanitizer) and is not used: overflow checks and debug assertions are on.
 The target catches the library's panics; an abort (an allocation that fails under RLIMIT_AS), a
-timeout or libFuzzer's RSS limit stops the engine, whose artifact is replayed by the same binary
-for its signature, named by the first frame of the target's library crate (library_frames)."""
+timeout or libFuzzer's RSS limit ends a job of the fork mode (FORK_FLAGS), whose artifact is
+replayed by the same binary for its signature, named by the first frame of the target's library crate (library_frames)."""
 from __future__ import annotations
 
 import json
@@ -29,6 +29,13 @@ from .libfuzzer import LibFuzzerOutput
 from .session import EntryRun, Launch, NativeRuntime, NativeSettings, Say, run_rounds, write_corpus
 
 HOST = f"{platform.machine()}-unknown-linux-gnu"
+# The targets abort (an allocation refused under RLIMIT_AS, a panic outside catch_unwind), and
+# libFuzzer without a sanitizer cannot catch an abort: in one process each stop meant a restart
+# that read every seed again, one crashing seed per round (under CI's load, a 12 s run never got
+# past the seeds). -fork=1 runs the units in child processes, reads the seeds once in a
+# crash-resistant merge, and goes on after every crash, timeout and out-of-memory, each left as
+# an artifact that `stopped` replays. Not for `runs` (bench.py's seeds-only coverage).
+FORK_FLAGS = ("-fork=1", "-ignore_crashes=1", "-ignore_timeouts=1", "-ignore_ooms=1")
 SANCOV_RUSTFLAGS = " ".join((
     "--cfg fuzzing", "-Cpasses=sancov-module", "-Cllvm-args=-sanitizer-coverage-level=4",
     "-Cllvm-args=-sanitizer-coverage-inline-8bit-counters", "-Cllvm-args=-sanitizer-coverage-pc-table",
@@ -93,8 +100,10 @@ class RustNative(LibFuzzerOutput, NativeRuntime):
         (work / "artifacts").mkdir(parents=True, exist_ok=True)
         argv = [str(built / BINARY), f"-max_total_time={seconds}", f"-timeout={int(max(1, s.timeout))}",
                 f"-rss_limit_mb={s.memory_mb}", f"-max_len={s.max_len}", f"-seed={s.seed or 1}",
-                f"-artifact_prefix={work / 'artifacts'}/", "-print_final_stats=1", *s.runs_flags(), str(work / "corpus")]
-        return Launch(argv, {**os.environ, "RUST_BACKTRACE": "1"}, work)
+                f"-artifact_prefix={work / 'artifacts'}/", "-print_final_stats=1",
+                *(s.runs_flags() if s.runs is not None else FORK_FLAGS), str(work / "corpus")]
+        # fork mode's scratch directory (libFuzzerTemp.*) in the run's folder, not the machine's /tmp
+        return Launch(argv, {**os.environ, "RUST_BACKTRACE": "1", "TMPDIR": str(work)}, work)
 
     def replay(self, built: Path, target: NativeTarget, entry: str, data: bytes, s: NativeSettings) -> dict[str, Any] | None:
         from harness.fuzz.crash_site import stderr_site

@@ -29,7 +29,7 @@ from . import NativeTarget
 Say = Callable[[str], None]
 PROGRESS_EVERY_S = 10.0
 MIN_ROUND_S = 3  # a restart with less time left than this is not worth the engine's start-up
-MAX_ROUNDS = 500  # an engine that aborts on a known allocation restarts often (libFuzzer without a sanitizer cannot catch it)
+MAX_ROUNDS = 500  # an engine that stops on every finding (Jazzer, go test -fuzz) restarts often
 
 
 @dataclass(frozen=True)
