@@ -22,14 +22,13 @@ class LibFuzzerOutput:
     """Mixin of a NativeRuntime whose engine is libFuzzer: its `replay` decides what an artifact is."""
 
     def progress(self, line: str) -> Progress | None:
-        m = _STATS.search(line)
-        fork = None if m else _FORK_STATS.search(line)
-        if fork:
+        if m := _STATS.search(line):
+            return Progress(executions=int(m.group(1)), coverage=int(m.group(3)), initial=m.group(2) == "INITED")
+        if fork := _FORK_STATS.search(line):
             return Progress(executions=int(fork.group(1)), coverage=int(fork.group(2)), initial=fork.group(4) == "1")
-        if not m:
-            final = _FINAL_UNITS.search(line)
-            return Progress(executions=int(final.group(1))) if final else None
-        return Progress(executions=int(m.group(1)), coverage=int(m.group(3)), initial=m.group(2) == "INITED")
+        if final := _FINAL_UNITS.search(line):
+            return Progress(executions=int(final.group(1)))
+        return None
 
     def stopped(self, built: Path, target: NativeTarget, entry: str, work: Path, log: str) -> list[Found]:
         found = []

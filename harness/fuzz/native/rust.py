@@ -8,7 +8,8 @@ proc-macros (as cargo-fuzz does), in a target directory of its own in the cache.
 would need nightly (-Zsanitizer) and is not used: overflow checks and debug assertions are on.
 The target catches the library's panics; an abort (an allocation that fails under RLIMIT_AS), a
 timeout or libFuzzer's RSS limit ends a job of the fork mode (FORK_FLAGS), whose artifact is
-replayed by the same binary for its signature, named by the first frame of the target's library crate (library_frames)."""
+replayed by the same binary for its signature, named by the first frame of the target's library
+crate (library_frames)."""
 from __future__ import annotations
 
 import json
