@@ -156,13 +156,14 @@ def fuzz_native(session: nox.Session) -> None:
 
 @nox.session
 def wire_faults(session: nox.Session) -> None:
-    """The catalogue of wire faults (docs/wire-faults.md) under python-mysql-replication (which
-    resumes after a cut), mysqlbinlog --read-from-remote-server --raw and zongji-vlasky: a fault x
-    client table, out/wire-faults.json, and the pinned verdicts checked by tests/test_wire_faults.py.
-    Posargs go to `python -m harness faults`."""
+    """Every built-in stream testee and mysqlbinlog --read-from-remote-server --raw under the whole
+    catalogue of wire faults (docs/wire-faults.md), four clients side by side: a fault x client
+    table, out/wire-faults.json, each verdict gated against its pin in harness/expected/wire-faults/
+    (python-mysql-replication claims to resume after a cut); then tests/test_wire_faults.py.
+    Posargs go to `python -m harness faults` (`--fix` rewrites the pins)."""
     session.install("-e", ".[test,servers,parsers]")
     session.run("python", "-m", "harness", "peers", "install")
-    session.run("python", "-m", "harness", "faults", "--parser", "python-mysql-replication",
-                "--resumes", "python-mysql-replication", "--parser", "zongji-vlasky",
-                "--raw-client", "mysqlbinlog", "--json", "out/wire-faults.json", *session.posargs)
+    session.run("python", "-m", "harness", "faults", "--builtin", "--resumes", "python-mysql-replication",
+                "--jobs", "4", "--expected", "harness/expected/wire-faults", "--json", "out/wire-faults.json",
+                *session.posargs)
     session.run("pytest", "-ra", "tests/test_wire_faults.py")

@@ -104,12 +104,17 @@ def index_section(parsers: list[ParserEntries]) -> list[str]:
     return lines + [""]
 
 
-def _replace(text: str, generated: list[str]) -> str:
-    block = "\n".join([BEGIN, *generated, END])
-    if BEGIN in text and END in text:
-        head, rest = text.split(BEGIN, 1)
-        return head + block + rest.split(END, 1)[1]
+def replace_between(text: str, begin: str, end: str, generated: list[str]) -> str:
+    """text with the lines between the begin and end markers replaced (both appended when absent)."""
+    block = "\n".join([begin, *generated, end])
+    if begin in text and end in text:
+        head, rest = text.split(begin, 1)
+        return head + block + rest.split(end, 1)[1]
     return text.rstrip("\n") + "\n\n" + block + "\n"
+
+
+def _replace(text: str, generated: list[str]) -> str:
+    return replace_between(text, BEGIN, END, generated)
 
 
 def expected_texts(root: Path = ROOT) -> dict[Path, str]:

@@ -138,7 +138,11 @@ def test_heartbeats_checksums_and_trickle_on_the_wire() -> None:
     events = _event_types(clean)
     beats = _event_types(_packets(_wire(SMALL_BINLOG, WireInjector(BY_NAME["heartbeats-between"].action,
                                                                    SMALL_BINLOG.name))))
-    assert beats.count(T.HEARTBEAT_LOG_EVENT) == len(events) and [t for t in beats if t != 27] == events
+    assert [t for t in beats if t != 27] == events
+    # one after each event from the Format_description on: none after the artificial Rotate, which
+    # comes before it (a server sends a Heartbeat only while it waits for the next event)
+    assert events[:2] == [T.ROTATE_EVENT, T.FORMAT_DESCRIPTION_EVENT]
+    assert beats[:3] == [*events[:2], T.HEARTBEAT_LOG_EVENT] and beats.count(T.HEARTBEAT_LOG_EVENT) == len(events) - 1
     storm = _event_types(_packets(_wire(SMALL_BINLOG, WireInjector(BY_NAME["heartbeat-storm"].action,
                                                                    SMALL_BINLOG.name))))
     assert storm.count(T.HEARTBEAT_LOG_EVENT) == 5000
@@ -225,7 +229,8 @@ def test_verdicts_tell_invented_rows_from_a_clean_failure_a_loss_and_a_hang() ->
     from harness.plugins.base import FULL
     from harness.plugins.protocol import ERROR, EVENTS, TIMEOUT, ErrorInfo, Reply
     from harness.stream_serving import stream_expectation
-    from harness.wire_faults.verdict import judge_copy, judge_reply
+    from harness.compare import FieldDiff
+    from harness.wire_faults.verdict import _unplaced, baseline_diffs, judge_copy, judge_reply
 
     exp = stream_expectation(expectation_for(Case("x", SMALL_BINLOG)))
     cut, legal = BY_NAME["cut-mid-packet"], BY_NAME["trickle"]
@@ -248,6 +253,19 @@ def test_verdicts_tell_invented_rows_from_a_clean_failure_a_loss_and_a_hang() ->
     assert verdict(legal, Reply(ERROR, exp.events[:10], err)) is Verdict.REJECTED
     assert verdict(cut, Reply(EVENTS, exp.events[:10])) is Verdict.LOST
     assert verdict(cut, Reply(TIMEOUT, detail="no reply in 30 s")) is Verdict.HANG
+    # the flipped CRC32 reported as received is the check left out, not a value of the client's own
+    flipped = copy.deepcopy(exp.events)
+    rows = next(e for e in flipped if e.get("type") == "WRITE_ROWS_EVENT")
+    rows["checksum"] = {**rows.get("checksum", {}), "stored": 1}
+    assert verdict(BY_NAME["flipped-checksum"], Reply(EVENTS, flipped)) is Verdict.UNNOTICED
+    assert verdict(legal, Reply(EVENTS, flipped)) is Verdict.INVENTED
+    # a baseline difference is recognised where a size fault's extra event moved its event
+    renamed = copy.deepcopy(exp.events)
+    renamed[-1]["body"]["new_log_ident"] = "binlog.00"
+    baseline = baseline_diffs(exp, Reply(EVENTS, renamed), FULL)
+    moved = [dict(d.to_json(), index=d.index + 1, position=d.position + 100) for d in baseline]
+    assert baseline and all(_unplaced(d) == _unplaced(FieldDiff(**m)) for d, m in zip(baseline, moved))
+    assert judge_reply(legal, exp, Reply(EVENTS, renamed), FULL, False, baseline=baseline).verdict is Verdict.SAME
     served = SMALL_BINLOG.read_bytes()
     assert judge_copy(cut, served, served[:947], 1, "Lost connection", False).verdict is Verdict.CLEAN_FAILURE
     assert judge_copy(cut, served, served[:947], 0, "", False).verdict is Verdict.LOST

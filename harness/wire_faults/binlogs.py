@@ -15,6 +15,10 @@ from ..packaged import corpus_dir
 CORPUS = corpus_dir()
 # MySQL 9.7, CRC32, 48 events of DDL and DML (rows of three kinds): small enough to trickle
 SMALL_BINLOG = CORPUS / "mysql-9.7" / "ddl_dml_basic--row" / "binlog.000001"
+# MariaDB 11.8 (CRC32, 20 events, rows of three kinds), served to a client that documents it refuses
+# MySQL: a server's second binlog, whose Gtid_list is not empty (Debezium's MariaDB connector dies
+# on a server's first, finding DM1, before any fault could be injected)
+MARIADB_BINLOG = CORPUS / "mariadb-11.8" / "replica_apply--row" / "binlog.000002"
 QUERY_EVENT = 2
 
 

@@ -72,7 +72,7 @@ CATALOGUE: tuple[Fault, ...] = (
     Fault("split-double", "an event whose payload is 2*0xFFFFFF bytes: two full packets, then an empty one",
           Kind.LEGAL, payload_size=2 * MB16),
     Fault("event-17mb", "a Query event of 17 MiB (two packets)", Kind.LEGAL, payload_size=17 * 2**20 + 1),
-    Fault("heartbeats-between", "a Heartbeat after every event", Kind.LEGAL,
+    Fault("heartbeats-between", "a Heartbeat after every event from the Format_description on", Kind.LEGAL,
           WireAction("heartbeat_after", at="every_event")),
     Fault("heartbeat-storm", "5000 Heartbeats before the first rows event", Kind.LEGAL,
           WireAction("heartbeats_before", count=5000)),

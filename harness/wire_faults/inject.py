@@ -49,6 +49,8 @@ class FaultyIO:
         self.server_id = 0  # the served Format_description's, for the events made here
         self.last_log_pos = 4
         self.fired = 0
+        self.format_sent = False  # the served Format_description has gone out
+        self.heartbeats_sent = 0
 
     def __getattr__(self, name: str) -> object:  # flush, client_left, read, close ...
         return getattr(self.io, name)
@@ -74,6 +76,7 @@ class FaultyIO:
         if type_code == T.FORMAT_DESCRIPTION_EVENT:
             self.crc = checksum_of_fde(event) == ChecksumAlg.CRC32
             self.server_id = server_id
+            self.format_sent = True
         if TRIGGERS[self.action.at](event, self.fired):
             self.fired += 1
             ACTIONS[self.action.kind](self, payload)
@@ -117,10 +120,16 @@ def _type_name(payload: bytes) -> str:
 
 
 def _heartbeat_after(io: FaultyIO, payload: bytes) -> None:
+    """Not before the Format_description: a server sends a Heartbeat while it waits for the next
+    event, which it never does between the dump's artificial Rotate and the Format_description
+    (and a Heartbeat's checksum is only known from it)."""
     io.send(payload)
+    if not io.format_sent:
+        return
+    if not io.heartbeats_sent:
+        io.record("a Heartbeat after every event from the Format_description on")
     io.send(io.heartbeat())
-    if io.fired == 1:
-        io.record("a Heartbeat after every event")
+    io.heartbeats_sent += 1
 
 
 def _heartbeats_before(io: FaultyIO, payload: bytes) -> None:

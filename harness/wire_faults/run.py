@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import shutil
 import sys
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -39,6 +41,8 @@ class FaultResult:
     injected: list[str] = field(default_factory=list)
     dumps: int = 0  # COM_BINLOG_DUMPs the client sent (2 or more: it reconnected)
     seconds: float = 0.0
+    never_injected: bool = False  # the client stopped before the fault: it was not tested
+    served: str = ""  # the corpus binlog it was served from ("mysql-9.7/ddl_dml_basic--row")
 
     def to_json(self) -> dict[str, object]:
         return {**asdict(self), "verdict": str(self.verdict)}
@@ -46,6 +50,7 @@ class FaultResult:
 
 class Client(Protocol):
     label: str
+    source: Path | None  # the binlog this client is served (None: the run's)
 
     def judge(self, fault: Fault, case: Case, injector: WireInjector | None) -> Judged: ...
     def close(self) -> None: ...
@@ -58,6 +63,7 @@ class StreamParser:
     target: Target
     resumes: bool = False
     baseline: list[FieldDiff] = field(default_factory=list)  # its differences on the healthy stream
+    source: Path | None = None
 
     @property
     def label(self) -> str:
@@ -92,6 +98,7 @@ class RawCopier:
     timeout: float
     image: str = MYSQL_IMAGE
     tool: str = "mysqlbinlog"
+    source: Path | None = None
 
     @property
     def label(self) -> str:
@@ -121,37 +128,53 @@ class RawCopier:
 
 
 def run_fault(fault: Fault, client: Client, work_dir: Path, source: Path = SMALL_BINLOG) -> FaultResult:
-    """One client under one fault, served from `source` (or a copy of it with the fault's big event)."""
+    """One client under one fault, served from `source` (or a copy of it with the fault's big event);
+    a client with a source of its own is served that."""
     started = time.monotonic()
+    source = client.source or source
     path = binlog_for(fault.payload_size, work_dir, source)
     injector = WireInjector(fault.action, path.name) if fault.action is not None else None
     judged = client.judge(fault, Case(f"wire-fault/{fault.name}", path), injector)
     ok, detail = acceptable(judged.verdict, fault), judged.detail
-    if injector is not None and not injector.done and judged.verdict is not Verdict.UNAVAILABLE:
+    never = injector is not None and not injector.done and judged.verdict is not Verdict.UNAVAILABLE
+    if never:
         ok, detail = False, f"the fault was never injected (the client stopped before it): {detail}"
     return FaultResult(fault.name, client.label, judged.verdict, ok, detail,
                        injector.done if injector is not None else [], injector.dumps if injector is not None else 0,
-                       round(time.monotonic() - started, 2))
+                       round(time.monotonic() - started, 2), never, f"{source.parent.parent.name}/{source.parent.name}")
 
 
-def run(faults: list[Fault], clients: list[Client], work_dir: Path, source: Path = SMALL_BINLOG) -> list[FaultResult]:
+def run(faults: list[Fault], clients: list[Client], work_dir: Path, source: Path = SMALL_BINLOG,
+        jobs: int = 1) -> list[FaultResult]:
     """Every fault under every client, with a progress line each; the healthy stream first, so
-    that each client's own differences on it are known before any fault is judged."""
+    that each client's own differences on it are known before any fault is judged. With jobs > 1
+    that many clients run side by side (each its own faults in turn, each on its own primary):
+    most of a run is waiting for a client's time limit."""
     faults = [HEALTHY, *(f for f in faults if f is not HEALTHY)]
-    results = []
-    total = len(faults) * len(clients)
-    try:
+    for src in {c.source or source for c in clients}:  # the big binlogs are made once, before clients share them
         for fault in faults:
-            for client in clients:
+            binlog_for(fault.payload_size, work_dir, src)
+    done: list[FaultResult] = []
+    total = len(faults) * len(clients)
+    lock = threading.Lock()
+
+    def one_client(client: Client) -> None:
+        try:
+            for fault in faults:
                 r = run_fault(fault, client, work_dir, source)
-                results.append(r)
-                mark = "ok" if r.acceptable else "VIOLATION"
-                print(f"[{len(results)}/{total}] {r.client} {r.fault}: {r.verdict} ({mark}, {r.seconds:.1f} s) "
-                      f"{r.detail[:160]}", file=sys.stderr, flush=True)
-    finally:
-        for client in clients:
+                with lock:
+                    done.append(r)
+                    mark = "ok" if r.acceptable else "VIOLATION"
+                    print(f"[{len(done)}/{total}] {r.client} {r.fault}: {r.verdict} ({mark}, {r.seconds:.1f} s) "
+                          f"{r.detail[:160]}", file=sys.stderr, flush=True)
+        finally:
             client.close()
-    return results
+
+    with ThreadPoolExecutor(max(1, jobs)) as pool:
+        for f in [pool.submit(one_client, c) for c in clients]:
+            f.result()
+    order = {(f.name, c.label): i for i, (f, c) in enumerate((f, c) for f in faults for c in clients)}
+    return sorted(done, key=lambda r: order[(r.fault, r.client)])
 
 
 def table(results: list[FaultResult]) -> str:
