@@ -3,7 +3,9 @@ behind, read the same way for both: the `#N NEW cov: ...` status lines as progre
 artifacts of a stopped run replayed outside the engine into findings."""
 from __future__ import annotations
 
+import os
 import re
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from . import NativeTarget
@@ -16,6 +18,7 @@ _FORK_STATS = re.compile(r"^#(\d+): cov: (\d+) ft: (\d+) corp: \d+ .*\bjob: (\d+
 # -print_final_stats=1: printed on every stop, a crash included; the status lines come only on new
 # coverage, so a round that stops on a crash (in the seeds, say) counts its executions from here
 _FINAL_UNITS = re.compile(r"^stat::number_of_executed_units:\s+(\d+)")
+REPLAY_JOBS = os.cpu_count() or 2
 
 
 class LibFuzzerOutput:
@@ -31,12 +34,18 @@ class LibFuzzerOutput:
         return None
 
     def stopped(self, built: Path, target: NativeTarget, entry: str, work: Path, log: str) -> list[Found]:
-        found = []
+        """Each artifact replayed for its signature, REPLAY_JOBS at a time (a replay is a process of
+        its own; fork mode leaves hundreds of artifacts in a minute, each ~0.13 s to replay)."""
+        inputs = []
         for artifact in sorted((work / "artifacts").glob("*")):
-            data = artifact.read_bytes()
+            inputs.append(artifact.read_bytes())
             artifact.unlink()
-            drop_from_corpus(work, data)
-            note = self.replay(built, target, entry, data, NativeSettings(0, work))  # type: ignore[attr-defined]
+            drop_from_corpus(work, inputs[-1])
+        with ThreadPoolExecutor(REPLAY_JOBS) as pool:
+            notes = list(pool.map(lambda data: self.replay(built, target, entry, data,  # type: ignore[attr-defined]
+                                                           NativeSettings(0, work)), inputs))
+        found = []
+        for data, note in zip(inputs, notes):
             if note is None:  # clean outside the engine: a slow unit under load, not a finding
                 continue
             note["engine_minimised"] = False
