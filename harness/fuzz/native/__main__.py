@@ -35,9 +35,7 @@ def _all(args: argparse.Namespace) -> int:
 
 
 def _build(args: argparse.Namespace) -> int:
-    # Maven's last: CI runs this beside conformance, whose first minutes are its own Maven builds
-    # (peers install) into the same local repository.
-    for parser in sorted(args.parser or TARGETS, key=lambda p: (runtime_of(TARGETS[p]).name == "jvm", p)):
+    for parser in args.parser or sorted(TARGETS):
         target = TARGETS[parser]
         runtime_of(target).build(target, lambda line: print(f"  {parser}: {line}", file=sys.stderr, flush=True))
     return 0
