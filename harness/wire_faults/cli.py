@@ -3,6 +3,7 @@ a fault x client table of verdicts (progress on stderr as it goes)."""
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 import tempfile
@@ -10,14 +11,14 @@ from pathlib import Path
 
 from oracle.tool_image import MYSQL_IMAGE
 
-from ..isolation import Limits
-from ..parsers.registry import PARSERS, STREAM
 from .. import selection
 from ..applicability import refusal_for
 from ..corpus import Case
-from ..expectations import expectation_for
-from .binlogs import MARIADB_BINLOG, SMALL_BINLOG
+from ..expectations import Expectation, expectation_for
+from ..isolation import Limits
+from ..parsers.registry import PARSERS, STREAM
 from . import expected as pins
+from .binlogs import MARIADB_BINLOG, SMALL_BINLOG
 from .catalogue import BY_NAME, CATALOGUE
 from .run import Client, FaultResult, RawCopier, StreamParser, run, table
 
@@ -49,10 +50,14 @@ def _clients(args: argparse.Namespace, work_dir: Path) -> list[Client]:
 def served_binlog(client: str, default: Path) -> Path | None:
     """The binlog a client is served: the run's, or where its manifest documents that it refuses
     that one (Debezium's MariaDB connector refuses MySQL), the MariaDB one; None when it refuses both."""
-    for path in (default, MARIADB_BINLOG):
-        if refusal_for(client, {}, expectation_for(Case(f"wire-fault/{path.parent.name}", path))) is None:
-            return path
-    return None
+    return next((path for path in (default, MARIADB_BINLOG) if refusal_for(client, {}, _expectation(path)) is None),
+                None)
+
+
+@functools.cache
+def _expectation(path: Path) -> Expectation:
+    """The oracle's decode of a candidate binlog, once per run rather than once per client."""
+    return expectation_for(Case(f"wire-fault/{path.parent.name}", path))
 
 
 def faults_command(args: argparse.Namespace) -> int:

@@ -20,10 +20,10 @@ from dataclasses import astuple, dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from .catalogue import BY_NAME, Fault, Kind
-from .verdict import OK, Verdict
+from ..expected_failures import ALTERNATIVE  # `clean-failure|lost-or-duplicated`: a verdict that varies
+from .catalogue import BY_NAME
+from .verdict import Verdict, ideal
 
-ALTERNATIVE = "|"  # `hang|clean-failure`: a verdict that varies between runs, each named
 NOT_INJECTED = "not-injected"  # the client stopped before the fault: pinned as this, whatever it did
 _LINE = re.compile(r"^(?P<fault>\S+)\s+(?P<verdict>\S+)(?:\s+(?P<note>.*?))??(?:\s+cause=(?P<cause>\S+))?\s*$")
 
@@ -43,11 +43,6 @@ class Pin:
     def render(self) -> str:
         return " ".join(filter(None, (self.fault, ALTERNATIVE.join(self.verdicts), self.note,
                                       f"cause={self.cause}" if self.cause else "")))
-
-
-def ideal(fault: Fault) -> frozenset[Verdict]:
-    """The verdicts that need no pin: what the fault's expectation asks of every client."""
-    return frozenset({Verdict.SAME}) if fault.kind is Kind.LEGAL else OK
 
 
 @dataclass(frozen=True)

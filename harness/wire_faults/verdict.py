@@ -36,11 +36,14 @@ OK = frozenset({Verdict.SAME, Verdict.CLEAN_FAILURE})
 FINDING = frozenset({Verdict.UNNOTICED})
 
 
+def ideal(fault: Fault) -> frozenset[Verdict]:
+    """What the fault's expectation asks of every client (catalogue.Fault.expectation)."""
+    return frozenset({Verdict.SAME}) if fault.kind is Kind.LEGAL else OK
+
+
 def acceptable(verdict: Verdict, fault: Fault) -> bool:
-    """Within the fault's expectation (a finding is recorded, not a violation)."""
-    if fault.kind is Kind.LEGAL:
-        return verdict is Verdict.SAME
-    return verdict in OK | FINDING
+    """Within the fault's expectation (a finding under an error fault is recorded, not a violation)."""
+    return verdict in ideal(fault) or (fault.kind is Kind.ERROR and verdict in FINDING)
 
 
 @dataclass(frozen=True)
@@ -95,17 +98,19 @@ def judge_reply(fault: Fault, exp: Expectation, reply: Reply, caps: Capabilities
 
 
 def _as_received(d: FieldDiff) -> bool:
-    """The stored checksum a client reports is the one it was sent: under a broken byte (the
-    flipped CRC32) reporting it is the check left out, `unnoticed`, not a value of its own."""
-    return d.path.startswith("checksum.")
+    """A stored CRC32 reported as the flipped-checksum fault sent it (inverted, inject.py): the check
+    left out, `unnoticed`, not a value of the client's own."""
+    return (d.path == "checksum.stored" and isinstance(d.expected, int) and isinstance(d.actual, int)
+            and d.actual == d.expected ^ 0xFFFFFFFF)
 
 
 def _unplaced(d: FieldDiff) -> tuple[str, ...]:
-    """A difference without its event's index and position: a size fault serves the file with one
-    more event, so the events after it (the final Rotate) move, and the client's baseline
-    differences there must still be recognised."""
-    if d.path == EVENT:
-        return (d.event_type, d.path, "missing" if d.actual is ABSENT else "extra")
+    """A field's difference without its event's index and position: a size fault serves the file
+    with one more event, so the events after it (the final Rotate) move, and the client's baseline
+    differences there must still be recognised. A missing or extra event keeps its place: without
+    it, one event the client never reports would excuse every loss of that type under a fault."""
+    if d.path.endswith(EVENT):
+        return (str(d),)
     return (d.event_type, d.path, d.where, repr(d.expected), repr(d.actual))
 
 
