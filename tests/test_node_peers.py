@@ -464,3 +464,27 @@ def test_go_mysql_family_rows_that_come_with_connect_ok(name: str, mariadb_workl
     events = _rows_events(_stream(name, mariadb_workload))
     assert len(events) == 1, f"{len(events)} rows events reported"
     assert [[_by_name(r)[c] for c in ("id", "f", "vc")] for r in events[0]["body"]["rows"]] == MARIADB_ROWS[name]
+
+
+@pytest.mark.parametrize("name", GO_FAMILY)
+def test_go_mysql_family_go_side_death_is_a_crash(name: str, installed: None) -> None:
+    """A rows event of width 0 (a fuzzed mutant, served by the harness's primary) makes the Go
+    side run out of memory; the wrappers hand that to Node as an ordinary error ("received
+    unexpected data on stderr"). Through the runner it is a crash signed by go-mysql's frames,
+    never a clean rejection, and never an end of stream while the Go side is busy allocating."""
+    from pathlib import Path
+
+    from harness.corpus import discover
+    from harness.expectations import expectation_for
+    from harness.outcomes import Outcome
+    from harness.runner import Target, run_case
+    root = Path(__file__).resolve().parents[1]
+    case = next(c for c in discover(root / "corpus" / "findings" / "flink-cdc-file")
+                if c.id.endswith("hang-f88926714f2c"))
+    target = Target(name, launch.named(name, Limits(60)))
+    try:
+        result = run_case(case, target, expectation_for(case))
+    finally:
+        target.testee.close()
+    assert result.outcome == Outcome.CRASH, (result.outcome, result.message)
+    assert "library crash: fatal error: runtime: out of memory at replication.(*RowsEvent).decodeImage" in result.message

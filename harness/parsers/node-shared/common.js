@@ -114,7 +114,8 @@ function validate(request) {
   if (missing.length) throw new StreamError("BadRequest", `parse request lacks ${missing.join(", ")} (a stream parser reads from a primary, not a file)`);
 }
 
-// adapter: {name, package, capabilities, stream(lib, request) -> Promise<{events, error?}>}
+// adapter: {name, package, capabilities, stream(lib, request) -> Promise<{events, error?, crash?}>}
+// (crash: {signature, stack}, the library died: a crash, never a rejection)
 // One-shot form (`--parser-stream "node NAME.js"`): the stream fields as flags, canonical
 // events as JSON lines on stdout, a clean client error as `error: <Kind> at offset <N>: <message>`
 // on stderr with exit status 1; `--hello` prints the hello line.
@@ -146,6 +147,7 @@ async function oneShot(adapter, loaded, hello, argv, out) {
   const reply = await answer(adapter, loaded, requestFromFlags(argv));
   for (const event of reply.events || []) await out(event);
   if (reply.type === "events") return 0;
+  if (reply.type === "crashed") return dieOf(reply);
   const where = reply.offset === null || reply.offset === undefined ? "" : ` at offset ${reply.offset}`;
   process.stderr.write(`error: ${reply.kind || "BadRequest"}${where}: ${reply.message || reply.reason}\n`);
   return 1;
@@ -175,9 +177,22 @@ async function serve(adapter) {
   const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
   rl.on("line", (line) => {
     if (!line.trim()) return;
-    chain = chain.then(() => answer(adapter, loaded, JSON.parse(line))).then(out);
+    chain = chain.then(() => answer(adapter, loaded, JSON.parse(line))).then(async (reply) => {
+      if (reply.type !== "crashed") return out(reply);
+      const { stack, ...sent } = reply;
+      await out(sent);
+      process.exit(dieOf(reply));
+    });
   });
   rl.on("close", () => chain.then(() => process.exit(0)));
+}
+
+// A library that crashed (docs/plugin-contract.md, `crashed`): its stack, then its signature as
+// the last line of stderr, and the exit status of an unrecovered Go panic, as the Go adapters do.
+const CRASH_STATUS = 2;
+function dieOf(reply) {
+  process.stderr.write(`${reply.stack || ""}\n${reply.message}\n`);
+  return CRASH_STATUS;
 }
 
 async function answer(adapter, loaded, message) {
@@ -190,7 +205,8 @@ async function answer(adapter, loaded, message) {
   } catch (err) {
     return { type: "skipped", id, reason: err.message };
   }
-  const { events, error } = await adapter.stream(loaded.lib, request);
+  const { events, error, crash } = await adapter.stream(loaded.lib, request);
+  if (crash) return { type: "crashed", id, message: crash.signature, stack: crash.stack, events };
   if (!error) return { type: "events", id, events };
   return { type: "error", id, kind: error.kind || error.code || error.name || "ClientError",
            offset: Number.isInteger(error.offset) ? error.offset : null,

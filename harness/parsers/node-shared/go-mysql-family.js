@@ -20,7 +20,15 @@
 //   next event, so every row before the Rotate is on stdout before the log line. A row whose
 //   binlogPosition is past the end also ends it. A file that ends without a Rotate (a server's
 //   last binlog, a minimised reproducer) leaves only a quiet period: request.idle_ms (default
-//   3000) after the last event, or first_event_ms (default 15000) before the first one.
+//   3000) after the last event, or first_event_ms (default 15000) before the first one. A
+//   period in which the Go side kept a core busy is not quiet: it is still decoding (or looping),
+//   and the harness's time limit judges that, not the adapter;
+// - a crash: the wrappers turn anything on the Go side's stderr into the same "received
+//   unexpected data on stderr" error, a Go runtime crash (a panic, "fatal error: out of memory")
+//   included. The adapter reads that stderr (the library logs it on its debug channel) and
+//   reports a crash, never a rejection, signed by the crash's first line and innermost go-mysql
+//   frames (function and file: no addresses, and no lines, since a runaway loop is stopped at a
+//   different line of it each run);
 // - compressed transactions: canal reports the rows of a MySQL Transaction_payload like any
 //   others, with nothing that tells them apart (no type, no position of their own). The contract
 //   puts them inside the payload's body.events, so before streaming the adapter asks the server
@@ -28,7 +36,9 @@
 //   after it, at its end position), and nests the library's rows events, one per rows event, in
 //   that order. Where the server does not list its events, the rows stay at the top level.
 "use strict";
+const fs = require("fs");
 const path = require("path");
+const util = require("util");
 const { integer, text, endReached, ROWS_TYPES } = require("./common.js");
 
 // canal's log lines, seen through the `debug` module instance the wrappers log with (the
@@ -40,6 +50,9 @@ let hooked = false;
 let early = [];
 let listening = false;
 let onEarlyClose = null;  // the Go side exited before connect_ok (create() would never settle)
+let goStderr = "";  // what the Go side wrote to stderr in this stream (its head, GO_STDERR_KEPT)
+const GO_STDERR_KEPT = 64 * 1024;
+const STDERR_LOGGED = /received unexpected data on stderr: ([\s\S]*)$/;
 function hookLibraryLog() {
   if (hooked) return;
   hooked = true;
@@ -47,8 +60,11 @@ function hookLibraryLog() {
   const show = process.env.DEBUG ? (debug.log || console.error) : null;
   debug.enable([process.env.DEBUG, "mysql_binlog"].filter(Boolean).join(","));
   debug.log = (...args) => {
-    if (!listening) early.push(["log", args.join(" ")]);
-    else if (logListener) logListener(args.join(" "));
+    const line = util.format(...args);  // as debug's own log would print it ("%s" filled in)
+    const stderr = STDERR_LOGGED.exec(line);
+    if (stderr && goStderr.length < GO_STDERR_KEPT) goStderr += stderr[1];
+    if (!listening) early.push(["log", line]);
+    else if (logListener) logListener(line);
     if (show) show(...args);
   };
 }
@@ -90,11 +106,38 @@ const ROTATED = /rotate binlog to \(([^,]+), (\d+)\)/;
 // with err" to stdout (its default logger, not JSON: "received unexpected message"), and only
 // then canal's RunFrom returns and the wrapper prints "got error" to stderr ("received
 // unexpected data on stderr"). Node may read the two pipes in either order, so an error from
-// stderr waits until what is already in stdout has been read (a timer, then setImmediate: the
-// poll phase in between reads every pipe that is ready), and an error read from stdout in the
-// meantime, written first, is the one reported.
+// stderr waits for the Go side to exit (its "close" comes once both pipes are read to the end,
+// so a crash's stack is whole too), STDERR_EXIT_MS at most, and an error read from stdout in
+// the meantime, written first, is the one reported.
 const FROM_STDERR = "received unexpected data on stderr";
-const STDERR_DRAIN_MS = 100;
+const STDERR_EXIT_MS = 1000;
+
+// A Go runtime crash on the Go side's stderr: "panic: <value>" or "fatal error: <what>", then the
+// goroutines' stacks, frames as "<function>(<args>)" over "\t<file>:<line> +0x..".
+const GO_CRASH = /^(panic: .*|fatal error: .*)$/m;
+const GO_FRAME = /^(github\.com\/go-mysql-org\/go-mysql\/[^\n]*)\([^()\n]*\)\n\t[^\n]*\/([^/\n]+\.go):\d+/gm;
+const SIGNATURE_FRAMES = 3;
+
+function goCrash(stderr) {
+  const crash = GO_CRASH.exec(stderr);
+  if (!crash) return null;
+  const frames = [...stderr.matchAll(GO_FRAME)].slice(0, SIGNATURE_FRAMES)
+    .map(([, fn, at]) => `${fn.replace("github.com/go-mysql-org/go-mysql/", "")} (${at})`);
+  return { signature: `library crash: ${crash[1]} at ${frames.join(" < ") || "no library frame"}`, stack: stderr };
+}
+
+// CPU time (clock ticks) the Go side has used, from /proc; null where it cannot be read.
+function cpuTicks(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");  // from field 3, state
+    return Number(fields[11]) + Number(fields[12]);  // utime + stime, fields 14 and 15
+  } catch {
+    return null;
+  }
+}
+const BUSY_SAMPLE_MS = 500;
+const BUSY_TICKS = 10;  // a fifth of a core over a sample (clock ticks are 1/100 s)
 
 const ROWS = ["rows"];
 const ROWS_EVENT = /^(Write|Update|Delete)_rows/;
@@ -205,6 +248,7 @@ function goMysqlAdapter(name, pkg) {
       holdEarlyEmits(MysqlBinlog);
       listening = false;  // one stream at a time (the protocol answers requests in turn)
       early = [];
+      goStderr = "";
       const events = [];
       const place = placer(await payloadOfEachRowsEvent(request));
       const idle = request.idle_ms || 3000;
@@ -227,15 +271,26 @@ function goMysqlAdapter(name, pkg) {
         let done = false;
         let timer = null;
         let pending = null;  // an error from stderr, waiting for stdout to be read
+        const pid = syncer._process && syncer._process.pid;  // the Go side (dist/binding.js)
+        let ticks = [cpuTicks(pid), cpuTicks(pid)];  // the last two samples
+        const sampler = setInterval(() => { ticks = [ticks[1], cpuTicks(pid)]; }, BUSY_SAMPLE_MS);
+        const busy = () => ticks[0] !== null && ticks[1] !== null && ticks[1] - ticks[0] >= BUSY_TICKS;
         const finish = (error = pending) => {
           if (done) return;
           done = true;
           clearTimeout(timer);
+          clearInterval(sampler);
           logListener = null;
           retired.add(syncer);
-          syncer.close().catch(() => {}).finally(() => resolve({ events, error }));
+          syncer.close().catch(() => {}).finally(() => {
+            const crash = goCrash(goStderr);
+            resolve(crash ? { events, crash } : { events, error });
+          });
         };
-        const quiet = (ms) => { clearTimeout(timer); timer = setTimeout(() => finish(), ms); };
+        const quiet = (ms) => {
+          clearTimeout(timer);
+          timer = setTimeout(() => (busy() ? quiet(BUSY_SAMPLE_MS) : finish()), ms);
+        };
         logListener = (line) => {
           const m = ROTATED.exec(line);
           if (m && endReached(request, m[1], Number(m[2]))) finish();
@@ -253,7 +308,7 @@ function goMysqlAdapter(name, pkg) {
           if (!String(err.message).includes(FROM_STDERR)) return finish(err);
           if (pending || done) return;
           pending = err;
-          setTimeout(() => setImmediate(() => finish()), STDERR_DRAIN_MS);
+          setTimeout(() => setImmediate(() => finish()), STDERR_EXIT_MS);
         });
         syncer.on("close", () => finish());
         quiet(firstEvent);
