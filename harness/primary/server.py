@@ -8,11 +8,14 @@ import ipaddress
 import signal
 import socket
 import sys
+import tempfile
 import threading
 import time
+from pathlib import Path
 
 from oracle.wire.packets import ErrPacket, encode_packets
 
+from ..wire_faults.catalogue import BY_NAME as FAULTS
 from .auth import make_keys
 from .conn import PacketIO
 from .served import ServeError
@@ -170,6 +173,9 @@ def add_serve_command(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--schema-pacing", type=float, default=d.schema_pacing, metavar="S",
                    help="seconds a dump waits, at a table's next definition (after an ALTER), for the "
                         "client's lookup of the one before (default 0: no waiting; docs/primary.md)")
+    s.add_argument("--wire-fault", metavar="F", choices=sorted(FAULTS),
+                   help="serve with this fault of python -m harness faults (its first dump only), to "
+                        "show a library alone against it; one of: " + ", ".join(sorted(FAULTS)))
     s.add_argument("--quiet", action="store_true", help="no per-connection lines on stderr")
     s.set_defaults(run=_run)
 
@@ -178,7 +184,18 @@ def _run(args: argparse.Namespace) -> int:
     if bool(args.tls_cert) != bool(args.tls_key):
         print("error: --tls-cert and --tls-key go together", file=sys.stderr)
         return EXIT_USAGE
-    return serve(ServeOptions(args.paths, args.host, args.port, args.user, args.password, args.server_id,
-                              args.flavor, args.tls_cert, args.tls_key, args.quiet,
-                              idle_timeout=args.idle_timeout, write_timeout=args.write_timeout,
-                              schema_pacing=args.schema_pacing))
+    opts = ServeOptions(args.paths, args.host, args.port, args.user, args.password, args.server_id,
+                        args.flavor, args.tls_cert, args.tls_key, args.quiet,
+                        idle_timeout=args.idle_timeout, write_timeout=args.write_timeout,
+                        schema_pacing=args.schema_pacing)
+    if not args.wire_fault:
+        return serve(opts)
+    from ..wire_faults.serving import describe, with_wire_fault  # the faults build on the primary
+    with tempfile.TemporaryDirectory(prefix="wire-fault-") as work:
+        try:
+            opts = with_wire_fault(opts, args.wire_fault, Path(work))
+        except ServeError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return EXIT_USAGE
+        print(describe(args.wire_fault), file=sys.stderr, flush=True)
+        return serve(opts)

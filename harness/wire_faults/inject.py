@@ -221,15 +221,20 @@ class WireInjector:
     verdict can say whether the client was ever given the fault; `added`, the (position, size) of
     events the fault put on the wire (a client that reports them invents nothing)."""
 
-    def __init__(self, action: WireAction, file_name: str) -> None:
-        self.action, self.file_name = action, file_name
+    def __init__(self, action: WireAction, file_name: str, log: Callable[[str], None] | None = None) -> None:
+        self.action, self.file_name, self.log = action, file_name, log
         self.dumps = 0
         self.done: list[str] = []
         self.added: list[tuple[int, int]] = []
         self._lock = threading.Lock()
 
+    def _record(self, what: str) -> None:
+        self.done.append(what)
+        if self.log is not None:
+            self.log(f"wire fault: {what}")
+
     def wrap(self, io: PacketIO) -> PacketIO | FaultyIO:
         with self._lock:
             self.dumps += 1
             first = self.dumps == 1
-        return FaultyIO(io, self.action, self.file_name, self.done.append, self.added.append) if first else io
+        return FaultyIO(io, self.action, self.file_name, self._record, self.added.append) if first else io

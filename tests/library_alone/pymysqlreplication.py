@@ -20,12 +20,15 @@ class Reading:
         return [r.get(name) for r in self.rows]
 
 
-def read(port: int, user: str, password: str, log_file: str, log_pos: int = 4, **options: Any) -> Reading:
-    """Every event from log_file:log_pos to the end of what the server has written."""
+def read(port: int, user: str, password: str, log_file: str, log_pos: int = 4,
+         connection: dict[str, Any] | None = None, **options: Any) -> Reading:
+    """Every event from log_file:log_pos to the end of what the server has written; connection:
+    more of pymysql's connection settings (a read_timeout, say)."""
     from pymysqlreplication import BinLogStreamReader
     from pymysqlreplication.row_event import RowsEvent
     reader = BinLogStreamReader(
-        connection_settings={"host": "127.0.0.1", "port": port, "user": user, "passwd": password},
+        connection_settings={"host": "127.0.0.1", "port": port, "user": user, "passwd": password,
+                             **(connection or {})},
         server_id=random.randint(1000, 2**31), blocking=False, resume_stream=True, log_file=log_file,
         log_pos=log_pos, **options)
     reading = Reading()

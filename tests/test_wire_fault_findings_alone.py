@@ -1,0 +1,103 @@
+"""Each wire-fault finding of a library (harness/expected/wire-faults/), shown with the library
+ALONE, its own script of tests/library_alone/ (no adapter, no harness run), against
+`python -m harness serve --wire-fault F`, beside a control: the same library and binlog served
+without the fault, read whole. A test fails if the library is fixed upstream (the defect check)
+or stops reading at all (the control)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from oracle.decoder import decode_file
+from tests.library_alone import pymysqlreplication as pmr
+from tests.library_alone.serving import BINLOG, PASSWORD, USER, injected, serving
+from tests.peers_fixtures import installed, node_env, package_dir  # noqa: F401 (a fixture)
+from tests.test_findings_node_alone import GO_JS, GO_NODE, VLASKY, rows
+
+SCRIPTS = Path(__file__).parent / "library_alone"
+END = max(e.next_position for e in decode_file(BINLOG))
+
+ROWS = sum(len(e.body.get("rows", [])) for e in decode_file(BINLOG) if isinstance(e.body, dict))
+
+
+def _pmr_within(port: int, seconds: float, **connection: Any) -> pmr.Reading | None:
+    """The library's reading, or None if it has not ended within `seconds` (its thread ends when
+    the primary goes away)."""
+    box: list[pmr.Reading] = []
+    t = threading.Thread(target=lambda: box.append(pmr.read(port, USER, PASSWORD, BINLOG.name, connection=connection)),
+                         daemon=True)
+    t.start()
+    t.join(seconds)
+    return box[0] if box else None
+
+
+def test_pmr_waits_for_ever_on_a_primary_silent_inside_a_packet(tmp_path: Path) -> None:
+    """wf-pmr-no-read-timeout: BinLogStreamReader as its README builds it has no read timeout, so a
+    primary that goes silent inside a packet is waited on (past 20 s here). Controls: the stream
+    without the stall is read whole; given pymysql's read_timeout, the library notices the stall,
+    reconnects on its own (the fault primary serves the second dump healthy) and reads every row
+    once."""
+    with serving(tmp_path, "stall-mid-packet") as port:
+        assert _pmr_within(port, 20) is None, "python-mysql-replication now gives up on a silent primary"
+    assert injected(tmp_path, "stall-mid-packet")
+    with serving(tmp_path) as port:
+        control = _pmr_within(port, 60)
+    assert control is not None and control.failure is None and len(control.rows) == ROWS > 0, control
+    with serving(tmp_path, "stall-mid-packet") as port:
+        configured = _pmr_within(port, 60, read_timeout=5)
+    assert configured is not None and configured.failure is None and configured.rows == control.rows, configured
+
+
+# ---- the Node libraries ---------------------------------------------------------------------
+def _node_alone(library: str, port: int) -> list[dict[str, Any]]:
+    """The library's own script (tests/library_alone/) from the start of the binlog to its end:
+    its JSON lines, then {"stderr": ..., "status": ...}."""
+    if library in (GO_JS, GO_NODE):
+        script, arg = "go_mysql.js", {"package_dir": str(package_dir(library)), "quiet_ms": 3000, "config": {
+            "hostname": "127.0.0.1", "port": port, "username": USER, "password": PASSWORD,
+            "tableRegexes": [".*\\..*"], "binlogPosition": {"name": BINLOG.name, "position": 4}}}
+    else:
+        script, arg = "zongji.js", {"package_dir": str(package_dir(library)), "quiet_ms": 5000, "end_position": END,
+                                    "start": {"filename": BINLOG.name, "position": 4},
+                                    "connection": {"host": "127.0.0.1", "port": port, "user": USER, "password": PASSWORD}}
+    proc = subprocess.run(["node", str(SCRIPTS / script), json.dumps(arg)], capture_output=True, text=True,
+                          timeout=90, env={**node_env(), "DEBUG": "mysql_binlog"})
+    lines = [json.loads(ln) for ln in proc.stdout.splitlines() if ln.strip()]
+    return [ln for ln in lines if ln != {"ready": True}] + [{"stderr": proc.stderr, "status": proc.returncode}]
+
+
+def _errors(lines: list[dict[str, Any]]) -> list[str]:
+    return [ln["error"] for ln in lines if ln.get("error")]
+
+
+@pytest.mark.parametrize("library, fault", [(GO_JS, "seq-id-skip"), (GO_JS, "seq-id-repeat"),
+                                            (GO_NODE, "seq-id-skip"), (GO_NODE, "seq-id-repeat"),
+                                            (VLASKY, "seq-id-skip"), (VLASKY, "seq-id-repeat")])
+def test_node_library_does_not_check_packet_order(library: str, fault: str, installed: None, tmp_path: Path) -> None:
+    """wf-go-wrappers-packet-order-unchecked (go-mysql-js, @solashi/go-mysql-binlog-node) and
+    wf-mysql2-packet-order-unchecked (@vlasky/zongji): a packet whose sequence id skips or repeats
+    one is taken as if in order; every row comes, no error. Control: the stream as served, the
+    same rows. The right behaviour is the error MySQL's own client gives ("Packets out of order")."""
+    pacing = 3.0 if library in (GO_JS, GO_NODE) else 0.0  # canal looks each table up (rows-narrower-than-schema-panic)
+    with serving(tmp_path, schema_pacing=pacing) as port:
+        control = _node_alone(library, port)
+    with serving(tmp_path, fault, schema_pacing=pacing) as port:
+        faulty = _node_alone(library, port)
+    assert rows(control) and not _errors(control), control
+    assert injected(tmp_path, fault), "the fault never reached the library"
+    assert rows(faulty) == rows(control) and not _errors(faulty), faulty
+
+
+def test_serve_refuses_a_size_fault_over_several_binlogs(tmp_path: Path) -> None:
+    """A fault of size adds one big event to one binlog: given three, `harness serve` says so and
+    exits 2 before listening."""
+    rotation = BINLOG.parent.parent / "rotation--row"  # binlog.000001 to binlog.000003
+    proc = subprocess.run([sys.executable, "-m", "harness", "serve", "--port", "0", "--wire-fault", "event-17mb",
+                           str(rotation)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "give one binlog file, not 3" in proc.stderr, proc.stderr
