@@ -18,6 +18,9 @@ from oracle.decoder import decode_file
 from tests.library_alone import pymysqlreplication as pmr
 from tests.library_alone.serving import BINLOG, PASSWORD, USER, injected, serving
 from tests.peers_fixtures import installed, node_env, package_dir  # noqa: F401 (a fixture)
+from tests.test_canal_live import canal  # noqa: F401 (a fixture: CanalAlone compiled)
+from tests.test_canal_live import rows as canal_rows
+from tests.test_canal_live import run as canal_run
 from tests.test_findings_node_alone import GO_JS, GO_NODE, VLASKY, rows
 
 SCRIPTS = Path(__file__).parent / "library_alone"
@@ -101,3 +104,17 @@ def test_serve_refuses_a_size_fault_over_several_binlogs(tmp_path: Path) -> None
     proc = subprocess.run([sys.executable, "-m", "harness", "serve", "--port", "0", "--wire-fault", "event-17mb",
                            str(rotation)], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "give one binlog file, not 3" in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("fault", ["seq-id-skip", "seq-id-repeat"])
+def test_canal_does_not_check_packet_order(fault: str, canal: list[str], tmp_path: Path) -> None:
+    """wf-canal-packet-order-unchecked: Canal's MysqlConnection.dump (tests/library_alone/CanalAlone.java,
+    as MysqlEventParser builds the connection) takes a packet whose sequence id skips or repeats
+    one as if in order: the control's rows, no error."""
+    with serving(tmp_path) as port:
+        control = canal_run(canal, "stream", "127.0.0.1", str(port), USER, PASSWORD, BINLOG.name, str(END))
+    with serving(tmp_path, fault) as port:
+        faulty = canal_run(canal, "stream", "127.0.0.1", str(port), USER, PASSWORD, BINLOG.name, str(END))
+    assert canal_rows(control) and control[-1] == {"end": "ok"}, control[-3:]
+    assert injected(tmp_path, fault), "the fault never reached the library"
+    assert canal_rows(faulty) == canal_rows(control) and faulty[-1] == {"end": "ok"}, faulty[-3:]

@@ -67,7 +67,7 @@ FILES: dict[str, tuple[str, str]] = {
     "test_spark_stream.py": ("build", "Spark structured streaming"),
     "test_verify_cli.py": ("server", "real mysqlbinlog over server-written binlogs"),
     "test_wire_faults.py": ("server", "wire faults under real clients"),
-    "test_wire_fault_findings_alone.py": ("build", "libraries alone (Node builds) against harness serve --wire-fault"),
+    "test_wire_fault_findings_alone.py": ("build", "libraries alone (Node builds, CanalAlone on the JVM) against harness serve --wire-fault"),
 }
 
 MARKERS = {
