@@ -37,14 +37,15 @@ def adapter() -> list[str]:
 
 
 def engine_stream(argv: list[str], port: int, file: str, end: int, overrides: str = "",
-                  start: int = 4) -> dict[str, Any]:
-    """One run of the embedded engine from `file` position `start` to `end` on the real server: the reply."""
+                  start: int = 4, timeout: float = 180) -> dict[str, Any]:
+    """One run of the embedded engine from `file` position `start` to `end` on the real server: the reply
+    (subprocess.TimeoutExpired if none comes within `timeout` seconds)."""
     request = {"type": "parse", "id": 1, "path": file, "stream": {
         "host": "127.0.0.1", "port": port, "user": USER, "password": PASSWORD, "file": file,
         "start_position": start, "end_file": file, "end_position": end}}
     env = {**os.environ, OVERRIDES: overrides}
     proc = subprocess.run(argv + ["stream"], input=json.dumps(request) + "\n", capture_output=True,
-                          text=True, timeout=180, env=env)
+                          text=True, timeout=timeout, env=env)
     lines = proc.stdout.splitlines()
     assert proc.returncode == 0 and len(lines) == 2, proc.stderr[-2000:]
     return json.loads(lines[1])
@@ -136,3 +137,34 @@ def test_system_schema_rows_arrive_and_the_default_filters_them(start_server, tm
     assert default["type"] == "error", default
     assert "counted 2 change records" in default["message"] and "1 reached the consumer" in default["message"]
     assert rows_of(default["events"]) == [[2, "user"]]
+
+
+def _ddl_with_literal(start_server, tmp_path: Path, argv: list[str], length: int) -> dict[str, Any] | None:
+    """On a fresh MySQL 9.7: a table whose column DEFAULT is a string literal of `length` characters,
+    dropped again (so the connector's schema snapshot at its start never reads it: only the
+    binlog's DDL does), then a row; Debezium's reply over that binlog, or None if none came within
+    60 s. (A view would not do: Debezium's default DDL filter drops CREATE VIEW unparsed.)"""
+    server = start_server(LOCAL_PROFILES["mysql-9.7"], {})
+    server.execute(replication_user_sql(USER, PASSWORD) + "CREATE DATABASE d; CREATE TABLE d.t (id INT PRIMARY KEY);"
+                   f"CREATE TABLE d.w (c VARCHAR({length}) CHARACTER SET latin1 DEFAULT '{'x' * length}');"
+                   "DROP TABLE d.w; INSERT INTO d.t VALUES (1);")
+    file = server.binlog_files()[0]
+    server.flush_logs()
+    try:
+        return engine_stream(argv, server.port, file, server.binlog_sizes()[file], timeout=60)
+    except subprocess.TimeoutExpired:
+        return None
+
+
+def test_a_long_string_literal_in_ddl_kills_the_binlog_reader(start_server, tmp_path, adapter):
+    """DdlNormalizer.normalize (3.6.1) matches quoted literals with a regex whose repetition recurses
+    once per character: a DDL statement holding a long string literal overflows the stack of the
+    binlog client's reader thread. The StackOverflowError is an Error, which the client's listener
+    loop does not catch: the reader thread dies, no lifecycle listener hears of it, and the
+    connector waits for ever (no reply within 60 s), the row after it never delivered. The adapter
+    runs the JVM with -Xss4m, so 60,000 characters here (about 16,000 are enough); with the JVM's default 1 MiB thread stack
+    about 1,700 are enough (a table COMMENT may hold 2,048). Control: the same with 100 characters."""
+    assert _ddl_with_literal(start_server, tmp_path, adapter, 60_000) is None
+    control = _ddl_with_literal(start_server, tmp_path, adapter, 100)
+    assert control is not None and control["type"] == "events", control
+    assert rows_of(control["events"]) == [[1]]

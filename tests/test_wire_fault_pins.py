@@ -94,3 +94,11 @@ def test_the_generated_table_of_docs_wire_faults_bolds_exactly_the_pins() -> Non
     bold = doc.bold_cells(text)
     assert sorted(bold - pinned) == [], "bold in the table, not pinned: regenerate the table from a run"
     assert sorted(pinned - bold) == [], "pinned, not bold in the table: regenerate the table from a run"
+
+
+def test_the_generated_part_of_docs_wire_faults_is_current_with_the_pins_and_their_findings() -> None:
+    """Rendering the doc's own run again (python -m harness.wire_faults.doc, no JSON) changes
+    nothing: every pin's cause and its finding's title below the table are the committed ones."""
+    text = doc.DOC.read_text(encoding="utf-8")
+    assert doc.replace_between(text, doc.BEGIN, doc.END, doc.render(doc.results_in(text))) == text, \
+        "regenerate: python -m harness.wire_faults.doc"

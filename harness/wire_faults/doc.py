@@ -4,6 +4,7 @@ the table each pin's cause with its finding's title. tests/test_wire_fault_pins.
 bold cells are exactly the pins.
 
     python -m harness.wire_faults.doc out/wire-faults.json [--doc docs/wire-faults.md]
+    python -m harness.wire_faults.doc    # the same run again: after a cause or a title changed
 """
 from __future__ import annotations
 
@@ -59,27 +60,47 @@ def render(results: list[dict[str, Any]], pin_dir: Path = PIN_DIR) -> list[str]:
     return lines
 
 
-def bold_cells(text: str) -> set[tuple[str, str]]:
-    """(client, fault) of every bold cell of the generated table in text."""
+def _cells(text: str) -> list[tuple[str, str, str, str]]:
+    """(client, served, fault, cell as written) of each cell of the generated table in text."""
     if BEGIN not in text:
-        return set()
+        return []
     table = [ln for ln in text.split(BEGIN, 1)[1].split(END, 1)[0].splitlines() if ln.startswith("| ")]
     faults = [c.strip().strip("`") for c in table[0].strip("|").split("|")][2:]
-    out = set()
+    out = []
     for line in table[1:]:
-        client, _served, *cells = [c.strip() for c in line.strip("|").split("|")]
-        out |= {(client, f) for f, c in zip(faults, cells) if _BOLD.fullmatch(c)}
+        client, served, *cells = [c.strip() for c in line.strip("|").split("|")]
+        out += [(client, served, f, c) for f, c in zip(faults, cells)]
+    return out
+
+
+def bold_cells(text: str) -> set[tuple[str, str]]:
+    """(client, fault) of every bold cell of the generated table in text."""
+    return {(client, fault) for client, _served, fault, cell in _cells(text) if _BOLD.fullmatch(cell)}
+
+
+def results_in(text: str) -> list[dict[str, Any]]:
+    """The run the doc's table shows, as `--json` gives it (verdicts, never-injected, served):
+    enough to render it again when only the pins' causes or their findings' titles changed."""
+    out = []
+    for client, served, fault, cell in _cells(text):
+        verdict = cell.strip("*")
+        never = verdict == pins.NOT_INJECTED
+        out.append({"client": client, "fault": fault, "verdict": "clean-failure" if never else verdict,
+                    "never_injected": never, "served": served})
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m harness.wire_faults.doc", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("results", type=Path, help="the JSON of `python -m harness faults --json`")
+    p.add_argument("results", type=Path, nargs="?",
+                   help="the JSON of `python -m harness faults --json` (none: the run the doc shows, "
+                        "rendered again with the pins' current causes and titles)")
     p.add_argument("--doc", type=Path, default=DOC)
     args = p.parse_args(argv)
-    results = json.loads(args.results.read_text())
-    text = replace_between(args.doc.read_text(encoding="utf-8"), BEGIN, END, render(results))
+    text = args.doc.read_text(encoding="utf-8")
+    results = json.loads(args.results.read_text()) if args.results else results_in(text)
+    text = replace_between(text, BEGIN, END, render(results))
     args.doc.write_text(text, encoding="utf-8")
     print(f"{args.doc}: {len({r['client'] for r in results})} clients x {len({r['fault'] for r in results})} faults")
     return 0
