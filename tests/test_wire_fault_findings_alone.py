@@ -149,9 +149,10 @@ def mbcj_debezium_line(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     return _mbcj_alone(MBCJ_LINES[0], tmp_path_factory)
 
 
-def _mbcj(argv: list[str], port: int, keep_alive_ms: int = LIBRARY_DEFAULT, seconds: int = 40) -> list[dict[str, Any]]:
+def _mbcj(argv: list[str], port: int, keep_alive_ms: int = LIBRARY_DEFAULT, seconds: int = 40,
+          heartbeat_ms: int = 0) -> list[dict[str, Any]]:
     proc = subprocess.run(argv + ["127.0.0.1", str(port), USER, PASSWORD, BINLOG.name, str(END), str(keep_alive_ms),
-                                  str(seconds)], capture_output=True, text=True, timeout=seconds + 60)
+                                  str(seconds), str(heartbeat_ms)], capture_output=True, text=True, timeout=seconds + 60)
     assert proc.returncode == 0, proc.stderr[-2000:]
     return [json.loads(ln) for ln in proc.stdout.splitlines() if ln.strip()]
 
@@ -178,19 +179,24 @@ def test_mbcj_does_not_check_packet_order(fault: str, mbcj: list[str], tmp_path:
     assert _mbcj_rows(faulty) == _mbcj_rows(control) and not _mbcj_failures(faulty), faulty
 
 
-def test_mbcj_gets_out_of_a_stall_only_with_its_keep_alive(mbcj_debezium_line: list[str], tmp_path: Path) -> None:
-    """wf-mbcj-stall-keepalive, traced: with keep-alive off (as the harness's adapters set it)
-    BinaryLogClient waits on a primary silent inside a packet for as long as the primary keeps the
-    connection open (past 15 s here); with its keep-alive on (the library's default; every 5 s
-    here, a minute by default) it reports the failure, reconnects where it was and delivers every
-    rows event of the control, once."""
+def test_mbcj_notices_a_silent_primary_only_when_asked_for_heartbeats(mbcj_debezium_line: list[str], tmp_path: Path) -> None:
+    """wf-mbcj-stall-keepalive: a primary silent inside a packet. BinaryLogClient waits on it with
+    keep-alive off (as our adapters set it), and as much with keep-alive on but no heartbeat
+    interval (the library's defaults): the keep-alive then pings, and a ping to a hung primary is
+    written without error (the fault primary leaves it unanswered, as a hung server would). Only
+    with setHeartbeatInterval does the keep-alive judge the time since the last event: it reports
+    the failure, reconnects where it was and delivers every rows event of the control, once."""
     with serving(tmp_path) as port:
         control = _mbcj(mbcj_debezium_line, port)
     with serving(tmp_path, "stall-mid-packet") as port:
         off = _mbcj(mbcj_debezium_line, port, OFF, seconds=15)
     assert injected(tmp_path, "stall-mid-packet")
     with serving(tmp_path, "stall-mid-packet") as port:
-        on = _mbcj(mbcj_debezium_line, port, 5000)
+        pinging = _mbcj(mbcj_debezium_line, port, 3000, seconds=15)
+    assert any("unanswered" in line for line in injected(tmp_path, "stall-mid-packet")), "no ping was sent"
+    with serving(tmp_path, "stall-mid-packet") as port:
+        heartbeats = _mbcj(mbcj_debezium_line, port, 3000, heartbeat_ms=1000)
     assert _mbcj_rows(control), control
     assert {"end": "timeout"} in off and not _mbcj_rows(off), off
-    assert {"end": "reached"} in on and _mbcj_failures(on) and _mbcj_rows(on) == _mbcj_rows(control), on
+    assert {"end": "timeout"} in pinging and not _mbcj_rows(pinging), pinging
+    assert {"end": "reached"} in heartbeats and _mbcj_rows(heartbeats) == _mbcj_rows(control), heartbeats

@@ -6,6 +6,7 @@ Only the first dump of a primary gets the fault: a client that reconnects after 
 as it would be by a healthy server, which is what lets a resuming client show it loses nothing."""
 from __future__ import annotations
 
+import select
 import socket
 import threading
 import time
@@ -169,14 +170,34 @@ def _cut_mid_packet(io: FaultyIO, payload: bytes) -> None:
 
 def _stall_mid_packet(io: FaultyIO, payload: bytes) -> None:
     """Half a packet, then silence on an open connection (a peer gone without a FIN), for up to
-    `count` seconds or until the client leaves: only a client with a read timeout gets out."""
+    `count` seconds or until the client closes: only a client with a read timeout gets out. What
+    the client sends meanwhile (a keep-alive's COM_PING) goes unanswered, as on a hung server: it
+    is read and dropped, and does not end the stall."""
     data = io.encoded(payload)
     io.send_raw(data[:HEADER_LEN + len(payload) // 2])
     io.record(f"silent after {len(payload) // 2} of {len(payload)} payload bytes of {_type_name(payload)}")
     deadline = time.monotonic() + io.action.count
-    while time.monotonic() < deadline and not io.io.client_left(0.5):
-        pass
+    ignored = 0
+    while time.monotonic() < deadline:
+        sent = _unanswered(io.io.sock, 0.5)
+        if sent is None:
+            break
+        if sent and not ignored:
+            io.record(f"the client sent {sent} bytes during the stall: left unanswered")
+        ignored += sent
     io.cut("the stall ended")
+
+
+def _unanswered(sock: socket.socket, timeout: float) -> int | None:
+    """Bytes the client sent within timeout, read and dropped; None once it has closed."""
+    try:
+        readable, _, _ = select.select([sock], [], [], timeout)
+        if not readable:
+            return 0
+        chunk = sock.recv(65536)
+    except (OSError, ValueError):
+        return None
+    return len(chunk) or None
 
 
 def _cut_after_first_packet(io: FaultyIO, payload: bytes) -> None:

@@ -2,12 +2,14 @@
 // BinaryLogClient API): no adapter, no harness run. Run with the JDK's single-file launcher on the
 // jars the parser's folder builds (tests/test_wire_fault_findings_alone.py):
 //
-//   java -cp '<build>/lib/*' MbcjAlone.java HOST PORT USER PASSWORD FILE END KEEPALIVE_MS SECONDS
+//   java -cp '<build>/lib/*' MbcjAlone.java HOST PORT USER PASSWORD FILE END KEEPALIVE_MS SECONDS [HEARTBEAT_MS]
 //
 // BinaryLogClient as its README starts it: new BinaryLogClient(host, port, user, password),
 // setBinlogFilename/Position, an EventListener and a LifecycleListener, connect(timeout); keep-alive
 // as the library's default (on, every minute) for KEEPALIVE_MS -1, on at that interval for a
-// positive one, off (setKeepAlive(false)) for 0. One JSON
+// positive one, off (setKeepAlive(false)) for 0; HEARTBEAT_MS > 0: setHeartbeatInterval (the
+// primary is asked for heartbeats, and the keep-alive then judges the time since the last event
+// instead of pinging). One JSON
 // line per event ({"type", "next", "rows"}), per lifecycle call ({"lifecycle": "connect" |
 // "communication-failure" | "deserialization-failure" | "disconnect", "error"?}); then {"end":
 // "reached"} once an event ends at or past END, or {"end": "timeout"} after SECONDS.
@@ -54,6 +56,7 @@ public class MbcjAlone {
         client.setSSLMode(SSLMode.DISABLED);
         if (keepAlive > 0) client.setKeepAliveInterval(keepAlive);
         else if (keepAlive == 0) client.setKeepAlive(false);
+        if (args.length > 8) client.setHeartbeatInterval(Long.parseLong(args[8]));
         CountDownLatch reached = new CountDownLatch(1);
         client.registerEventListener(event -> {
             EventHeaderV4 h = event.getHeader();
