@@ -8,49 +8,24 @@ Reproducers: corpus/findings/canal/; docs/findings.md (Canal, C1-C9)."""
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from generators.profiles import LOCAL_PROFILES
-from harness.runtimes.jvm import RUNTIME
 from oracle.decoder import decode_file
 
-from .parser_builds import built_folder
+from .library_alone.canal import canal, rows, run
 from .server_fixtures import replication_user_sql, start_server
 
 pytestmark = pytest.mark.server
-__all__ = ["start_server"]
+__all__ = ["canal", "start_server"]
 
 HERE = Path(__file__).resolve().parent
 FINDINGS = HERE.parent / "corpus" / "findings" / "canal"
 CORPUS = HERE.parent / "corpus"
 USER, PASSWORD = "repl", "repl-pw"
-
-
-@pytest.fixture(scope="module")
-def canal(tmp_path_factory) -> list[str]:
-    """`java -cp <CanalAlone>:<Canal's jars> CanalAlone`: the program compiled once."""
-    built = built_folder(RUNTIME, "canal")
-    classes = tmp_path_factory.mktemp("canal-alone")
-    jars = str(built / "lib" / "*")
-    subprocess.run(["javac", "-cp", jars, "-d", str(classes), str(HERE / "library_alone" / "CanalAlone.java")],
-                   check=True, capture_output=True, timeout=300)
-    return ["java", "-Duser.timezone=UTC", "-cp", f"{classes}:{jars}", "CanalAlone"]
-
-
-def run(argv: list[str], *args: str) -> list[dict[str, Any]]:
-    """CanalAlone's lines: one per event, then {"end"} or {"error"}."""
-    proc = subprocess.run(argv + list(args), capture_output=True, text=True, timeout=180)
-    lines = [json.loads(line) for line in proc.stdout.splitlines()]
-    assert proc.returncode == 0 and lines and ("end" in lines[-1] or "error" in lines[-1]), proc.stderr[-2000:]
-    return lines
-
-
-def rows(lines: list[dict[str, Any]]) -> list[list[Any]]:
-    return [image for line in lines for image in line.get("rows", [])]
 
 
 def oracle_rows(events: list[dict[str, Any]]) -> list[list[Any]]:

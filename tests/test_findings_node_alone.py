@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from generators.server import Server
+from tests.library_alone.node import GO_JS, GO_NODE, POWERSYNC, VLASKY, ZONGJI, Lines, rows
 from tests.library_alone.servers import lazy_servers
 from tests.peers_fixtures import installed, node_env, package_dir  # noqa: F401 (a fixture)
 
@@ -23,7 +24,6 @@ pytestmark = pytest.mark.server
 
 SCRIPTS = Path(__file__).parent / "library_alone"
 USER, PASSWORD = "alone", "alone-pw"
-Lines = list[dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -99,18 +99,6 @@ def run_alone(package: str, server: Server, sql: str, user: str = USER, password
 
 
 # ---- what the scripts print ---------------------------------------------------------------
-def rows(lines: Lines) -> list[dict[str, Any]]:
-    """Every row the library reported (ZongJi: rows of row events; go-mysql: inserted rows)."""
-    out: list[dict[str, Any]] = []
-    for ln in lines:
-        if "rows" in ln and ln["name"] in ("writerows", "updaterows", "deleterows"):
-            out += ln["rows"]
-        elif "event" in ln and "insert" in ln["event"]:
-            ins = ln["event"]["insert"]
-            out += ins if isinstance(ins, list) else [ins]
-    return out
-
-
 def column(name: str, lines: Lines) -> list[Any]:
     return [r[name] for r in rows(lines)]
 
@@ -152,8 +140,6 @@ def silent_loss(lines: Lines) -> bool:
 
 
 # ---- the findings ---------------------------------------------------------------------------
-VLASKY, POWERSYNC, ZONGJI = "@vlasky/zongji", "@powersync/mysql-zongji", "zongji"
-GO_JS, GO_NODE = "go-mysql-js", "@solashi/go-mysql-binlog-node"
 LATIN1 = "CREATE TABLE {t} (id INT PRIMARY KEY, v VARCHAR(20) CHARACTER SET latin1, x TEXT CHARACTER SET latin1)"
 SET64 = ",".join(f"'m{i}'" for i in range(1, 65))
 FINDINGS = [

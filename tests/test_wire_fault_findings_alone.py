@@ -20,10 +20,10 @@ from tests.library_alone import pymysqlreplication as pmr
 from tests.library_alone.serving import BINLOG, PASSWORD, USER, injected, serving
 from tests.parser_builds import built_folder
 from tests.peers_fixtures import installed, node_env, package_dir  # noqa: F401 (a fixture)
-from tests.test_canal_live import canal  # noqa: F401 (a fixture: CanalAlone compiled)
-from tests.test_canal_live import rows as canal_rows
-from tests.test_canal_live import run as canal_run
-from tests.test_findings_node_alone import GO_JS, GO_NODE, VLASKY, rows
+from tests.library_alone.canal import canal  # noqa: F401 (a fixture: CanalAlone compiled)
+from tests.library_alone.canal import rows as canal_rows
+from tests.library_alone.canal import run as canal_run
+from tests.library_alone.node import GO_JS, GO_NODE, VLASKY, rows
 
 SCRIPTS = Path(__file__).parent / "library_alone"
 END = max(e.next_position for e in decode_file(BINLOG))
