@@ -37,7 +37,8 @@ def tests(session: nox.Session) -> None:
     # (a built-in harness plugin); fuzz: atheris (tests/test_fuzz.py runs a short session)
     session.install("-e", ".[test,servers,spark,parsers,fuzz]")
     args = list(session.posargs)
-    session.run("pytest", "-ra", *_workers(args, TEST_WORKERS), *args)
+    # --durations: the slowest tests in every CI log, for docs/speed.md (issue 30)
+    session.run("pytest", "-ra", "--durations=30", *_workers(args, TEST_WORKERS), *args)
 
 
 @nox.session

@@ -52,12 +52,22 @@ class Refusal:
 
 
 @dataclass(frozen=True)
+class Liveness:
+    """How a stream testee, configured as its users configure it, notices a primary that goes
+    silent: within `seconds` (its read timeout, or its heartbeat check), as `configured` says.
+    The wire faults judge it at that time plus a margin, not at their default limit."""
+    seconds: float
+    configured: str
+
+
+@dataclass(frozen=True)
 class Manifest:
     folder: str
     page: str
     findings: dict[str, Finding] = field(default_factory=dict)  # its own and those of `uses`
     refusals: tuple[Refusal, ...] = ()
     uses: tuple[str, ...] = ()
+    liveness: dict[str, Liveness] = field(default_factory=dict)  # by stream testee
 
     def own_findings(self) -> list[Finding]:
         return [f for f in self.findings.values() if f.folder == self.folder]
@@ -98,7 +108,18 @@ def _parse(folder: str, data: dict[str, Any], path: Path) -> Manifest:
         findings[fid] = Finding(fid, str(raw["title"]), status, str(raw["test"]), folder, str(raw.get("page", page)))
     refusals = tuple(_refusal(r, f"{path}: not_applicable[{i}]") for i, r in enumerate(data.get("not_applicable") or []))
     uses = _tuple(data.get("uses", []), f"{path}: uses")
-    return Manifest(folder, page, findings, refusals, uses)
+    return Manifest(folder, page, findings, refusals, uses, _liveness(data.get("liveness") or {}, path))
+
+
+def _liveness(raw: dict[str, Any], path: Path) -> dict[str, Liveness]:
+    out = {}
+    for parser, entry in raw.items():
+        seconds, configured = entry.get("seconds"), entry.get("configured")
+        if parser not in BY_NAME or not isinstance(seconds, (int, float)) or seconds <= 0 or not configured:
+            raise ManifestError(f"{path}: liveness.{parser}: needs a built-in parser's name, seconds > 0 "
+                                "and the words `configured` (how its adapter sets it)")
+        out[parser] = Liveness(float(seconds), str(configured))
+    return out
 
 
 @cache
@@ -121,10 +142,16 @@ def load(folder: str) -> Manifest:
     for r in own.refusals:
         if r.cause not in findings:
             raise ManifestError(f"{path}: a refusal's cause {r.cause!r} is no finding")
-    return Manifest(folder, own.page, findings, own.refusals, own.uses)
+    return Manifest(folder, own.page, findings, own.refusals, own.uses, own.liveness)
 
 
 def for_parser(name: str) -> Manifest | None:
     """The manifest of a built-in parser; None for one given by command (--parser-cmd ...)."""
     parser = BY_NAME.get(name)
     return load(folder_of(parser)) if parser is not None else None
+
+
+def liveness_of(name: str) -> Liveness | None:
+    """How a built-in stream testee notices a silent primary; None: it is not set to notice."""
+    manifest = for_parser(name)
+    return manifest.liveness.get(name) if manifest is not None else None

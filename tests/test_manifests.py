@@ -66,18 +66,24 @@ def test_fix_keeps_the_cause_of_a_case_it_rewrites(tmp_path: Path) -> None:
     assert "d" not in by_case
 
 
-def test_a_manifest_rejects_a_refusal_whose_cause_is_no_finding(tmp_path: Path, monkeypatch) -> None:
-    (tmp_path / "harness-shared").mkdir()
-    (tmp_path / "harness-shared" / "manifest.toml").write_text('page = "x"\n')
-    (tmp_path / "lib").mkdir()
-    (tmp_path / "lib" / "manifest.toml").write_text('page = "x"\n[[not_applicable]]\ncause = "nope"\nflavor = "mariadb"\n')
+def _refused(text: str, tmp_path: Path, monkeypatch) -> str:
+    """The ManifestError of a lone manifest `lib` holding text (harness-shared beside it, empty)."""
+    for folder, body in (("harness-shared", 'page = "x"\n'), ("lib", text)):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "manifest.toml").write_text(body)
     monkeypatch.setattr(manifests, "PARSERS_DIR", tmp_path)
     manifests.load.cache_clear()
     try:
-        with pytest.raises(manifests.ManifestError, match="nope"):
+        with pytest.raises(manifests.ManifestError) as refused:
             manifests.load("lib")
+        return str(refused.value)
     finally:
         manifests.load.cache_clear()
+
+
+def test_a_manifest_rejects_a_refusal_whose_cause_is_no_finding(tmp_path: Path, monkeypatch) -> None:
+    text = 'page = "x"\n[[not_applicable]]\ncause = "nope"\nflavor = "mariadb"\n'
+    assert "nope" in _refused(text, tmp_path, monkeypatch)
 
 
 def test_a_manifest_is_no_build_input(tmp_path: Path) -> None:
@@ -91,3 +97,19 @@ def test_a_manifest_is_no_build_input(tmp_path: Path) -> None:
     assert RUNTIME.digest(folder) == before
     (folder / "adapter.js").write_text("// changed\n")
     assert RUNTIME.digest(folder) != before
+
+
+def test_liveness_is_declared_for_stream_testees_only() -> None:
+    """issue 33, item 2: a liveness entry names a built-in stream testee and says how its adapter
+    sets it; the wire faults judge that client at its seconds plus a margin."""
+    from harness.parsers.registry import BY_NAME, STREAM
+    declared = {name: lv for p in PARSERS for name, lv in manifests.load(manifests.folder_of(p)).liveness.items()}
+    assert {"debezium-mysql", "debezium-mariadb", "mysql-binlog-connector-rust"} <= set(declared)
+    for name, lv in declared.items():
+        assert BY_NAME[name].transport == STREAM, name
+        assert lv.seconds > 0 and lv.configured, name
+
+
+def test_a_manifest_rejects_a_liveness_without_seconds(tmp_path: Path, monkeypatch) -> None:
+    text = 'page = "x"\n[liveness.go-mysql]\nconfigured = "ReadTimeout"\n'
+    assert "liveness.go-mysql" in _refused(text, tmp_path, monkeypatch)

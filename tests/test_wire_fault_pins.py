@@ -102,3 +102,23 @@ def test_the_generated_part_of_docs_wire_faults_is_current_with_the_pins_and_the
     text = doc.DOC.read_text(encoding="utf-8")
     assert doc.replace_between(text, doc.BEGIN, doc.END, doc.render(doc.results_in(text))) == text, \
         "regenerate: python -m harness.wire_faults.doc"
+
+
+def test_a_client_is_judged_at_its_own_liveness_plus_a_margin_when_that_is_longer() -> None:
+    """issue 33, item 2: Debezium notices a silent primary within two 60 s keep-alive intervals,
+    the Rust connector at its 60 s read timeout; a client with no liveness setting is judged at
+    --timeout."""
+    from harness.wire_faults.cli import LIVENESS_MARGIN, limits_for
+    assert limits_for("debezium-mysql", 30).timeout == 120 + LIVENESS_MARGIN
+    assert limits_for("mysql-binlog-connector-rust", 30).timeout == 60 + LIVENESS_MARGIN
+    assert limits_for("mysql-binlog-connector-rust", 300).timeout == 300
+    assert limits_for("go-mysql", 30).timeout == 30
+    assert limits_for("./my-parser --stream", 30).timeout == 30
+
+
+def test_a_merged_run_replaces_only_its_own_cells() -> None:
+    shown = [{"client": "a", "fault": "healthy", "verdict": "same"}, {"client": "a", "fault": "trickle", "verdict": "hang"},
+             {"client": "b", "fault": "healthy", "verdict": "same"}]
+    newer = [{"client": "a", "fault": "trickle", "verdict": "same"}, {"client": "c", "fault": "healthy", "verdict": "crash"}]
+    assert [(r["client"], r["fault"], r["verdict"]) for r in doc.merged(shown, newer)] == [
+        ("a", "healthy", "same"), ("a", "trickle", "same"), ("b", "healthy", "same"), ("c", "healthy", "crash")]

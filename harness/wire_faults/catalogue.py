@@ -90,8 +90,8 @@ CATALOGUE: tuple[Fault, ...] = (
           Kind.ERROR, WireAction("cut_after_first_packet", at="first_big"), payload_size=17 * 2**20 + 1,
           resumable=True),
     Fault("stall-mid-packet", "the first rows event's packet: header and half its payload, then silence on the "
-          "open connection, what the client sends left unanswered (up to 120 s)", Kind.ERROR,
-          WireAction("stall_mid_packet", count=120), resumable=True),
+          "open connection, what the client sends left unanswered (up to 300 s: longer than any client's "
+          "liveness is judged)", Kind.ERROR, WireAction("stall_mid_packet", count=300), resumable=True),
     Fault("flipped-checksum", "the first rows event with its CRC32 inverted (the client announced CRC32)",
           Kind.ERROR, WireAction("flip_checksum"), noticeable=True),
     Fault("rotate-missing", "a Rotate to binlog.999999 (no such file) in place of the first rows event, "

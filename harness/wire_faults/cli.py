@@ -16,6 +16,7 @@ from ..applicability import refusal_for
 from ..corpus import Case
 from ..expectations import Expectation, expectation_for
 from ..isolation import Limits
+from ..manifests import liveness_of
 from ..parsers.registry import PARSERS, STREAM
 from . import expected as pins
 from .binlogs import MARIADB_BINLOG, SMALL_BINLOG
@@ -25,6 +26,16 @@ from .run import Client, FaultResult, RawCopier, StreamParser, run, table
 EXIT_OK, EXIT_VIOLATION, EXIT_USAGE = 0, 1, 2
 STREAM_KINDS = (selection.PLUGIN, selection.STREAM_COMMAND)
 RAW_COPIERS = {"mysqlbinlog": (MYSQL_IMAGE, "mysqlbinlog")}
+LIVENESS_MARGIN = 30.0  # seconds past a client's own liveness (its reconnect and start-up included)
+
+
+def limits_for(client: str, timeout: float) -> Limits:
+    """The time limit a client is judged at: --timeout, or, for a built-in testee whose manifest
+    says how it notices a silent primary (its read timeout, its heartbeat check), that many
+    seconds plus LIVENESS_MARGIN when that is longer: a client set to notice a dead primary in
+    N seconds is not a hang at N - 1."""
+    liveness = liveness_of(client)
+    return Limits(max(timeout, liveness.seconds + LIVENESS_MARGIN) if liveness is not None else timeout)
 
 
 def _clients(args: argparse.Namespace, work_dir: Path) -> list[Client]:
@@ -39,7 +50,7 @@ def _clients(args: argparse.Namespace, work_dir: Path) -> list[Client]:
             print(f"{spec.label}: not applicable (its manifest refuses the served binlog and the MariaDB one)",
                   file=sys.stderr)
             continue
-        clients.append(StreamParser(spec.target(limits), spec.label in args.resumes,
+        clients.append(StreamParser(spec.target(limits_for(spec.label, args.timeout)), spec.label in args.resumes,
                                     source=None if source == Path(args.binlog) else source))
     for name in args.raw_client:
         image, tool = RAW_COPIERS[name]
@@ -119,7 +130,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     f.add_argument("--fault", action="append", default=[], metavar="F", help="only this fault (repeatable)")
     f.add_argument("--resumes", action="append", default=[], metavar="NAME",
                    help="this client claims to resume after a cut: it must then lose and repeat nothing")
-    f.add_argument("--timeout", type=float, default=30.0, help="seconds per fault before it counts as a hang")
+    f.add_argument("--timeout", type=float, default=30.0, help="seconds per fault before it counts as a hang; a built-in testee whose manifest declares its "
+                   "liveness is judged at that plus 30 s when longer (docs/wire-faults.md)")
     f.add_argument("--jobs", type=int, default=1, metavar="N", help="clients run side by side (default 1)")
     f.add_argument("--json", metavar="OUT", help="write the results as JSON")
     f.add_argument("--binlog", default=str(SMALL_BINLOG), metavar="PATH",

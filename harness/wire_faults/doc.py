@@ -5,6 +5,8 @@ bold cells are exactly the pins.
 
     python -m harness.wire_faults.doc out/wire-faults.json [--doc docs/wire-faults.md]
     python -m harness.wire_faults.doc    # the same run again: after a cause or a title changed
+    python -m harness.wire_faults.doc --merge out/some-clients.json   # a run of some clients and
+                                         # faults replaces those cells, the rest of the table kept
 """
 from __future__ import annotations
 
@@ -90,6 +92,13 @@ def results_in(text: str) -> list[dict[str, Any]]:
     return out
 
 
+def merged(shown: list[dict[str, Any]], newer: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The doc's run with the cells of a newer run of some clients and faults in their place."""
+    by_cell = {(r["client"], r["fault"]): r for r in newer}
+    out = [by_cell.pop((r["client"], r["fault"]), r) for r in shown]
+    return out + list(by_cell.values())
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m harness.wire_faults.doc", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -97,9 +106,13 @@ def main(argv: list[str] | None = None) -> int:
                    help="the JSON of `python -m harness faults --json` (none: the run the doc shows, "
                         "rendered again with the pins' current causes and titles)")
     p.add_argument("--doc", type=Path, default=DOC)
+    p.add_argument("--merge", action="store_true",
+                   help="the JSON's cells replace the same (client, fault) cells of the doc's run; the rest is kept")
     args = p.parse_args(argv)
     text = args.doc.read_text(encoding="utf-8")
     results = json.loads(args.results.read_text()) if args.results else results_in(text)
+    if args.merge:
+        results = merged(results_in(text), results)
     text = replace_between(text, BEGIN, END, render(results))
     args.doc.write_text(text, encoding="utf-8")
     print(f"{args.doc}: {len({r['client'] for r in results})} clients x {len({r['fault'] for r in results})} faults")
