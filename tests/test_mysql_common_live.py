@@ -24,10 +24,11 @@ from harness.runtimes.rust import RUNTIME
 
 from .external import ROOT as EXTERNAL
 from .library_alone.binlogs import closed_copy
+from .library_alone.rust import mbcr_probe, probe_stream
 from .server_fixtures import missing, start_server
 
 pytestmark = pytest.mark.server
-__all__ = ["start_server"]
+__all__ = ["mbcr_probe", "start_server"]
 
 ROOT = Path(__file__).resolve().parent.parent
 FOLDER = ROOT / "harness" / "parsers" / "mysql-common"
@@ -257,24 +258,7 @@ def test_mysql_binlog_connector_rust_year_and_signedness(replies):
 # prints the crate's own EventHeader/EventData (serde) and nothing of the harness. Reproducers:
 # corpus/findings/mysql-binlog-connector-rust/<name>/repro.sql; docs/findings.md has the reports.
 
-MBCR = ROOT / "harness" / "parsers" / "mysql-binlog-connector-rust"
 MBCR_FINDINGS = ROOT / "corpus" / "findings" / "mysql-binlog-connector-rust"
-MBCR_PROBE = "mysql-binlog-connector-rust-probe"
-
-
-@pytest.fixture(scope="module")
-def mbcr_probe(tmp_path_factory) -> Path:
-    """The probe, built from the folder's own Cargo.lock into the cache's target directory."""
-    if RUNTIME.missing_tool():
-        missing(RUNTIME.missing_tool() or "")
-    env = RUNTIME.environment()
-    proc = subprocess.run(["cargo", "build", "--release", "--locked", "--bin", MBCR_PROBE], cwd=MBCR, env=env,
-                          capture_output=True, text=True, timeout=1800)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    out = tmp_path_factory.mktemp("mbcr") / MBCR_PROBE
-    out.write_bytes((Path(env["CARGO_TARGET_DIR"]) / "release" / MBCR_PROBE).read_bytes())
-    out.chmod(0o755)
-    return out
 
 
 def mbcr_stream(probe: Path, server, reproducer: str, port: int | None = None) -> list[dict[str, Any]]:
@@ -284,10 +268,7 @@ def mbcr_stream(probe: Path, server, reproducer: str, port: int | None = None) -
     server.flush_logs()
     first = server.binlog_files()[-1]
     server.execute((MBCR_FINDINGS / reproducer / "repro.sql").read_text())
-    url = f"mysql://{USER}:{PASSWORD}@127.0.0.1:{port or server.port}"
-    proc = subprocess.run([str(probe), "stream", url, first, "4"], capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr[-1000:]
-    return [json.loads(line) for line in proc.stdout.splitlines()]
+    return probe_stream(probe, f"mysql://{USER}:{PASSWORD}@127.0.0.1:{port or server.port}", first)
 
 
 def of_kind(lines: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:

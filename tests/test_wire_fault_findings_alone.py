@@ -24,6 +24,7 @@ from tests.library_alone.canal import canal  # noqa: F401 (a fixture: CanalAlone
 from tests.library_alone.canal import rows as canal_rows
 from tests.library_alone.canal import run as canal_run
 from tests.library_alone.node import GO_JS, GO_NODE, VLASKY, rows
+from tests.library_alone.rust import mbcr_probe, probe_stream  # noqa: F401 (a fixture)
 
 SCRIPTS = Path(__file__).parent / "library_alone"
 END = max(e.next_position for e in decode_file(BINLOG))
@@ -120,6 +121,20 @@ def test_canal_does_not_check_packet_order(fault: str, canal: list[str], tmp_pat
     assert canal_rows(control) and control[-1] == {"end": "ok"}, control[-3:]
     assert injected(tmp_path, fault), "the fault never reached the library"
     assert canal_rows(faulty) == canal_rows(control) and faulty[-1] == {"end": "ok"}, faulty[-3:]
+
+
+@pytest.mark.parametrize("fault", ["seq-id-skip"])
+def test_the_rust_connector_does_not_check_packet_order(fault: str, mbcr_probe: Path, tmp_path: Path) -> None:
+    """wf-mbcr-packet-order-unchecked: mysql-binlog-connector-rust's BinlogClient (its probe, as
+    ape-dts builds the client) takes a packet whose sequence id skips one as if in order: the
+    control's events, each as the crate gives it, and no error."""
+    with serving(tmp_path) as port:
+        control = probe_stream(mbcr_probe, f"mysql://{USER}:{PASSWORD}@127.0.0.1:{port}", BINLOG.name)
+    with serving(tmp_path, fault) as port:
+        faulty = probe_stream(mbcr_probe, f"mysql://{USER}:{PASSWORD}@127.0.0.1:{port}", BINLOG.name)
+    assert [ln for ln in control if "WriteRows" in str(ln.get("data"))] and control[-1] == {"end": "complete"}, control[-3:]
+    assert injected(tmp_path, fault), "the fault never reached the library"
+    assert faulty == control
 
 
 # ---- mysql-binlog-connector-java --------------------------------------------------------------

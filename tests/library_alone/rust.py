@@ -1,0 +1,42 @@
+"""mysql-binlog-connector-rust alone: its probe (harness/parsers/mysql-binlog-connector-rust/src/bin/
+probe.rs: BinlogClient as ape-dts builds it, printing the crate's own EventHeader/EventData, nothing
+of the harness), built from the folder's own Cargo.lock. Shared by tests/test_mysql_common_live.py
+(against real servers) and tests/test_wire_fault_findings_alone.py (against harness serve)."""
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness.runtimes.rust import RUNTIME
+from tests.server_fixtures import missing
+
+MBCR = Path(__file__).resolve().parents[2] / "harness" / "parsers" / "mysql-binlog-connector-rust"
+MBCR_PROBE = "mysql-binlog-connector-rust-probe"
+
+
+@pytest.fixture(scope="module")
+def mbcr_probe(tmp_path_factory) -> Path:
+    """The probe, built from the folder's own Cargo.lock into the cache's target directory."""
+    if RUNTIME.missing_tool():
+        missing(RUNTIME.missing_tool() or "")
+    env = RUNTIME.environment()
+    proc = subprocess.run(["cargo", "build", "--release", "--locked", "--bin", MBCR_PROBE], cwd=MBCR, env=env,
+                          capture_output=True, text=True, timeout=1800)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    out = tmp_path_factory.mktemp("mbcr") / MBCR_PROBE
+    out.write_bytes((Path(env["CARGO_TARGET_DIR"]) / "release" / MBCR_PROBE).read_bytes())
+    out.chmod(0o755)
+    return out
+
+
+def probe_stream(probe: Path, url: str, file: str, position: int = 4) -> list[dict[str, Any]]:
+    """`probe stream URL FILE POSITION`: BinlogClient from there until the server has been quiet
+    for 3 s; the crate's events as JSON, the last line {"end"} or {"error"}."""
+    proc = subprocess.run([str(probe), "stream", url, file, str(position)], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr[-1000:]
+    return [json.loads(line) for line in proc.stdout.splitlines()]
