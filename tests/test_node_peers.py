@@ -481,7 +481,10 @@ def test_go_mysql_family_go_side_death_is_a_crash(name: str, installed: None) ->
     root = Path(__file__).resolve().parents[1]
     case = next(c for c in discover(root / "corpus" / "findings" / "flink-cdc-file")
                 if c.id.endswith("hang-f88926714f2c"))
-    target = Target(name, launch.named(name, Limits(60)))
+    # The Go side allocates until the testee's data limit (4 GiB): about 7 s on an idle machine, 30 s
+    # in a conformance run, over 60 s beside the suite's other workers; the verdict is under test here,
+    # not the time (conformance pins the case `crash|timeout` at its 60 s).
+    target = Target(name, launch.named(name, Limits(180)))
     try:
         result = run_case(case, target, expectation_for(case))
     finally:
