@@ -20,11 +20,9 @@
 //   next event, so every row before the Rotate is on stdout before the log line. A row whose
 //   binlogPosition is past the end also ends it. A file that ends without a Rotate (a server's
 //   last binlog, a minimised reproducer) leaves only a quiet period: request.idle_ms (default
-//   3000) after the dump's first Rotate (go-mysql's BinlogSyncer logs "rotate to (FILE, POS)" for
-//   the one every dump begins with) or its last event, or first_event_ms (default 15000) while
-//   the dump has not begun. A period in which the Go side kept a fifth of a core busy is not
-//   quiet: it is still decoding (or looping), and the harness's time limit judges that, not the
-//   adapter;
+//   3000) after the last event, or first_event_ms (default 15000) before the first one. A
+//   period in which the Go side kept a core busy is not quiet: it is still decoding (or looping),
+//   and the harness's time limit judges that, not the adapter;
 // - a crash: the wrappers turn anything on the Go side's stderr into the same "received
 //   unexpected data on stderr" error, a Go runtime crash (a panic, "fatal error: out of memory")
 //   included. The adapter reads that stderr (the library logs it on its debug channel) and
@@ -102,8 +100,7 @@ function heldErrors() {
   return early.filter(([kind, p]) => kind === "emit" && p[0] === "error").map(([, p]) => p[1].message).join("; ");
 }
 
-const ROTATED = /rotate binlog to \(([^,]+), (\d+)\)/;  // canal's, once the rows before it are out
-const SYNC_ROTATED = /\brotate to \([^,]+, \d+\)/;  // go-mysql's BinlogSyncer's, the dump's first event too
+const ROTATED = /rotate binlog to \(([^,]+), (\d+)\)/;
 
 // One failure, two pipes: when go-mysql's streamer cannot decode an event it logs "close sync
 // with err" to stdout (its default logger, not JSON: "received unexpected message"), and only
@@ -274,7 +271,6 @@ function goMysqlAdapter(name, pkg) {
         let done = false;
         let timer = null;
         let pending = null;  // an error from stderr, waiting for stdout to be read
-        let begun = false;  // the dump has begun: its first Rotate or event has come
         const pid = syncer._process && syncer._process.pid;  // the Go side (dist/binding.js)
         let ticks = [cpuTicks(pid), cpuTicks(pid)];  // the last two samples
         const sampler = setInterval(() => { ticks = [ticks[1], cpuTicks(pid)]; }, BUSY_SAMPLE_MS);
@@ -297,15 +293,10 @@ function goMysqlAdapter(name, pkg) {
         };
         logListener = (line) => {
           const m = ROTATED.exec(line);
-          if (m && endReached(request, m[1], Number(m[2]))) return finish();
-          if (!begun && SYNC_ROTATED.test(line)) {  // the dump has begun: rows or silence follow
-            begun = true;
-            quiet(idle);
-          }
+          if (m && endReached(request, m[1], Number(m[2]))) finish();
         };
         syncer.on("event", (ev) => {
           if (done) return;
-          begun = true;
           const where = ev.binlogPosition || {};
           if (endReached(request, where.name, where.position)) return finish();
           const kind = Object.keys(KINDS).find((k) => ev[k] !== undefined);
