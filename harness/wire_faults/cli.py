@@ -130,8 +130,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     f.add_argument("--fault", action="append", default=[], metavar="F", help="only this fault (repeatable)")
     f.add_argument("--resumes", action="append", default=[], metavar="NAME",
                    help="this client claims to resume after a cut: it must then lose and repeat nothing")
-    f.add_argument("--timeout", type=float, default=30.0, help="seconds per fault before it counts as a hang; a built-in testee whose manifest declares its "
-                   "liveness is judged at that plus 30 s when longer (docs/wire-faults.md)")
+    f.add_argument("--timeout", type=float, default=30.0,
+                   help="seconds per fault before it counts as a hang; a built-in testee whose manifest declares "
+                        f"its liveness is judged at that plus {LIVENESS_MARGIN:g} s when longer (docs/wire-faults.md)")
     f.add_argument("--jobs", type=int, default=1, metavar="N", help="clients run side by side (default 1)")
     f.add_argument("--json", metavar="OUT", help="write the results as JSON")
     f.add_argument("--binlog", default=str(SMALL_BINLOG), metavar="PATH",
