@@ -1,4 +1,5 @@
-"""Sessions: tests (the CI gate), quick (the fast tier), conformance (the main job), bench, generate, fuzz, spark."""
+"""Sessions: tests (the CI gate), quick (the fast tier), outside_ci (the tests moved out of CI), conformance
+(the main job), bench, generate, fuzz, spark."""
 from __future__ import annotations
 
 import nox
@@ -37,8 +38,29 @@ def tests(session: nox.Session) -> None:
     # (a built-in harness plugin); fuzz: atheris (tests/test_fuzz.py runs a short session)
     session.install("-e", ".[test,servers,spark,parsers,fuzz]")
     args = list(session.posargs)
-    # --durations: the slowest tests in every CI log, for docs/speed.md (issue 30)
-    session.run("pytest", "-ra", "--durations=30", *_workers(args, TEST_WORKERS), *args)
+    # --durations: the slowest tests in every CI log, for docs/speed.md (issue 30); with SUITE_PROFILE=FILE
+    # in the environment, tests/suite_profile.py also writes each test's wall and CPU seconds there
+    session.run("pytest", "-ra", "--durations=30", "-p", "tests.suite_profile", *_markers(args, CI_MARKERS),
+                *_workers(args, TEST_WORKERS), *args)
+
+
+# The tests CI runs: all but those tests/tiers.py OUTSIDE_CI moves to `nox -s outside_ci`, each
+# with its reason (tests/tiers.py IN_CI_EXPR; tests/test_tiers.py checks the two agree).
+CI_MARKERS = "not outside_ci"
+
+
+def _markers(args: list[str], default: str) -> list[str]:
+    return [] if any(a == "-m" or a.startswith("-m") for a in args) else ["-m", default]
+
+
+@nox.session
+def outside_ci(session: nox.Session) -> None:
+    """The tests moved out of CI's time limit (tests/tiers.py OUTSIDE_CI says which and why): the
+    native fuzz targets' builds and replays, the libraries alone against real servers, ... Run it
+    before a change to what they cover, and after a lock of a third-party parser changes."""
+    session.install("-e", ".[test,servers,spark,parsers,fuzz]")
+    args = list(session.posargs)
+    session.run("pytest", "-ra", "--durations=30", *_markers(args, "outside_ci"), *_workers(args, TEST_WORKERS), *args)
 
 
 @nox.session

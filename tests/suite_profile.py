@@ -62,14 +62,21 @@ def pytest_fixture_setup(fixturedef, request):
                 "seconds": round(took, 3), "containers": containers})
 
 
+def _cpu() -> float:
+    """CPU seconds of this worker and of the children it has waited for (a test's subprocesses:
+    parsers, builds, child pytest runs); server containers are not its children and not counted."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem):
     phases: dict[str, list[float]] = {}
     item._suite_profile = phases  # type: ignore[attr-defined]
-    t0 = time.monotonic()
+    t0, cpu0, started = time.monotonic(), _cpu(), time.time()
     yield
-    _write({"test": item.nodeid, "wall": round(time.monotonic() - t0, 3),
-            **{k: v[0] for k, v in phases.items()},
+    _write({"test": item.nodeid, "wall": round(time.monotonic() - t0, 3), "cpu": round(_cpu() - cpu0, 3),
+            "started": round(started, 1), **{k: v[0] for k, v in phases.items()},
             "containers": sum(v[1] for v in phases.values())})
 
 

@@ -41,3 +41,12 @@ def test_a_sample_binlog_test_is_a_server_test() -> None:
             return None
 
     assert tiers.tier(Item()) == "server"
+
+
+def test_what_runs_outside_ci_names_real_tests_and_says_why() -> None:
+    """Every OUTSIDE_CI key is a test file, or `file::function` of a function defined in it."""
+    for key, why in tiers.OUTSIDE_CI.items():
+        name, _, function = key.partition("::")
+        assert (TESTS / name).is_file(), key
+        assert not function or f"def {function}(" in (TESTS / name).read_text(encoding="utf-8"), key
+        assert len(why) > 40, key

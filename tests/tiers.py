@@ -70,11 +70,36 @@ FILES: dict[str, tuple[str, str]] = {
     "test_wire_fault_findings_alone.py": ("build", "libraries alone (Node builds, CanalAlone on the JVM) against harness serve --wire-fault"),
 }
 
+# Tests run outside CI (`nox -s outside_ci`), not in `nox -s tests`: `.ci/run` must stay within its
+# 60 minutes on a 2-core machine, and these cost the most there for what a run on an unchanged
+# checkout can newly show. Key: a file name, or `file::test_function`; value: why, and when to run
+# them. tests/collected_ids.py counts their ids as moved, with this reason, not as lost.
+OUTSIDE_CI: dict[str, str] = {
+    **dict.fromkeys(("test_fuzz_native.py::test_a_smoke_run_executes_and_finds_no_unrecorded_crash_in_the_seeds",
+                     "test_fuzz_native.py::test_a_recorded_native_finding_replays_with_its_signature"),
+                    "each needs a native fuzz target built with its engine's instrumentation (cargo-fuzz's sancov "
+                    "crates 270-285 s each, go test -fuzz 136-190 s, Jazzer 57-128 s on a fresh 2-core machine: "
+                    "the largest CPU cost of CI's tests phase, beside conformance's own builds of the same "
+                    "libraries). Run after a change to harness/fuzz/native, a native target, or a lock it builds "
+                    "from, and after recording native findings (docs/speed.md, 'Moved out of CI')"),
+}
+
 MARKERS = {
     "server": "needs a real MySQL/MariaDB server in a container",
     "build": "builds or launches a runtime parser, Spark, a package build, or a real tool over whole corpora (tests/tiers.py)",
     "quick": "the fast tier: no server, no build (nox -s quick; tests/tiers.py)",
+    "outside_ci": "run by nox -s outside_ci, not in CI's nox -s tests (tests/tiers.py OUTSIDE_CI says why)",
 }
+
+# The marker expression of CI's `nox -s tests` and of `nox -s outside_ci`.
+IN_CI_EXPR, OUTSIDE_CI_EXPR = "not outside_ci", "outside_ci"
+
+
+def outside_ci_reason(item: pytest.Item) -> str | None:
+    """Why this test runs outside CI (OUTSIDE_CI), or None."""
+    name = item.path.name
+    function = getattr(item, "originalname", None) or item.name.split("[")[0]
+    return OUTSIDE_CI.get(f"{name}::{function}") or OUTSIDE_CI.get(name)
 
 
 def tier(item: pytest.Item) -> str:
@@ -103,11 +128,14 @@ def xdist_group(item: pytest.Item, tier_: str) -> str | None:
 
 
 def mark(items: list[pytest.Item]) -> None:
-    """Add each test's tier marker and, unless it has one, its xdist_group."""
+    """Add each test's tier marker, `outside_ci` where OUTSIDE_CI names it, and, unless it has
+    one, its xdist_group."""
     for item in items:
         t = tier(item)
         if not item.get_closest_marker(t):
             item.add_marker(getattr(pytest.mark, t))
+        if outside_ci_reason(item) and not item.get_closest_marker("outside_ci"):
+            item.add_marker(pytest.mark.outside_ci)
         group = xdist_group(item, t)
         if group and not item.get_closest_marker("xdist_group"):
             item.add_marker(pytest.mark.xdist_group(group))
