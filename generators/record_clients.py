@@ -242,7 +242,7 @@ def _debezium_engine(parser: str, server: Server, port: int) -> str:
         "file": FIRST_FILE, "start_position": 4, "end_file": FIRST_FILE, "end_position": size}}
     proc = subprocess.run([*runtime.command(runtime.build_dir(folder)), "stream"], input=json.dumps(request) + "\n",
                           capture_output=True, text=True, timeout=180, check=False)
-    replies = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+    replies = [json.loads(line) for line in proc.stdout.split("\n") if line.strip()]
     reply = replies[-1] if len(replies) > 1 else {"type": "none", "message": proc.stderr[-600:]}
     if reply["type"] != "events":
         raise RuntimeError(f"{reply.get('kind', '')} {reply.get('message', '')}; stderr: {proc.stderr[-3000:]}")

@@ -49,7 +49,7 @@ def run_probe(probe: Path, *args: str, check_exit: bool = True) -> tuple[list[di
     proc = subprocess.run([str(probe), *args], capture_output=True, text=True, timeout=120)
     if check_exit:
         assert proc.returncode == 0, proc.stderr[-2000:]
-    lines = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
+    lines = [json.loads(line) for line in proc.stdout.split("\n") if line.startswith("{")]
     return lines, proc.returncode, proc.stderr
 
 

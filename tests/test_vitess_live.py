@@ -55,7 +55,7 @@ def dump(probe: Path, server: Server, first: str, *flavor: str) -> list[dict[str
     proc = subprocess.run([str(probe), "127.0.0.1", str(server.port), USER, PASSWORD, first, "4", *flavor],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    return [json.loads(line) for line in proc.stdout.splitlines()]
+    return [json.loads(line) for line in proc.stdout.split("\n") if line]
 
 
 def current_position(probe: Path, server: Server) -> list[dict[str, Any]]:
@@ -63,7 +63,7 @@ def current_position(probe: Path, server: Server) -> list[dict[str, Any]]:
     proc = subprocess.run([str(probe), "127.0.0.1", str(server.port), USER, PASSWORD, "current"],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    return [json.loads(line) for line in proc.stdout.splitlines()]
+    return [json.loads(line) for line in proc.stdout.split("\n") if line]
 
 
 def test_next_log_file_is_four_bytes_short_after_strip_checksum(probe: Path, mysql: Server) -> None:

@@ -30,7 +30,7 @@ def canal(tmp_path_factory) -> list[str]:
 def run(argv: list[str], *args: str) -> list[dict[str, Any]]:
     """CanalAlone's lines: one per event, then {"end"} or {"error"}."""
     proc = subprocess.run(argv + list(args), capture_output=True, text=True, timeout=180)
-    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    lines = [json.loads(line) for line in proc.stdout.split("\n") if line]
     assert proc.returncode == 0 and lines and ("end" in lines[-1] or "error" in lines[-1]), proc.stderr[-2000:]
     return lines
 

@@ -39,4 +39,4 @@ def probe_stream(probe: Path, url: str, file: str, position: int = 4) -> list[di
     proc = subprocess.run([str(probe), "stream", url, file, str(position)], capture_output=True, text=True,
                           timeout=120)
     assert proc.returncode == 0, proc.stderr[-1000:]
-    return [json.loads(line) for line in proc.stdout.splitlines()]
+    return [json.loads(line) for line in proc.stdout.split("\n") if line]
