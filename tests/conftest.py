@@ -26,8 +26,10 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist's, which reads the xdist_group markers
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Tier markers (server, build, quick: tests/tiers.py) for `-m quick` and the xdist groups."""
+    """Tier markers (server, build, quick: tests/tiers.py) for `-m quick` and the xdist groups,
+    the grouped tests first."""
     tiers.mark(items)
+    items[:] = tiers.grouped_first(items)
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -50,3 +50,15 @@ def test_what_runs_outside_ci_names_real_tests_and_says_why() -> None:
         assert (TESTS / name).is_file(), key
         assert not function or f"def {function}(" in (TESTS / name).read_text(encoding="utf-8"), key
         assert len(why) > 40, key
+
+
+def test_grouped_tests_come_first_each_side_in_collection_order() -> None:
+    class Item:
+        def __init__(self, name: str, group: bool) -> None:
+            self.name, self.group = name, group
+
+        def get_closest_marker(self, name):
+            return object() if self.group and name == "xdist_group" else None
+
+    items = [Item("a", False), Item("b", True), Item("c", False), Item("d", True)]
+    assert [i.name for i in tiers.grouped_first(items)] == ["b", "d", "a", "c"]

@@ -139,3 +139,11 @@ def mark(items: list[pytest.Item]) -> None:
         group = xdist_group(item, t)
         if group and not item.get_closest_marker("xdist_group"):
             item.add_marker(pytest.mark.xdist_group(group))
+
+
+def grouped_first(items: list[pytest.Item]) -> list[pytest.Item]:
+    """The tests that share a server or a build (an xdist_group) before the others, each side in
+    collection order. pytest-xdist's loadgroup hands out groups in collection order and cannot split
+    one, so a long group that comes last (tests/test_spark_cluster.py sorts late) is the run's tail;
+    the single quick tests that follow fill the workers' gaps instead."""
+    return sorted(items, key=lambda item: item.get_closest_marker("xdist_group") is None)
