@@ -36,7 +36,7 @@ def packages() -> list[str]:
 # the findings' reproducers), so that an installed wheel gates a parser with no checkout.
 PACKAGE_DATA = {
     "oracle": ["schema/*.json"],
-    "harness": ["expected/*.txt", "parsers/**/*"],
+    "harness": ["expected/*.txt", "parsers/**/*", "conformance-seconds.tsv"],
     "generators": ["scenarios/*"],
     CORPUS_PACKAGE: ["**/*"],
 }

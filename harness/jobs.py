@@ -112,16 +112,40 @@ def _stop(jobs: list[Job]) -> None:
             job.proc.wait()
 
 
+# Each built-in parser's case seconds in a whole run (the sum of its results' durations), as the
+# last measured run recorded them: the start order of a checkout that has no run of its own yet,
+# as CI's fresh clone has none. `python -m harness.jobs DIR` prints the table of a run in DIR.
+MEASURED_SECONDS = Path(__file__).with_name("conformance-seconds.tsv")
+
+
+def measured_seconds(path: Path | None = None) -> dict[str, float]:
+    """parser -> seconds from the committed table (`parser<TAB>seconds`, # comments)."""
+    path = path or MEASURED_SECONDS
+    rows = (line.split("\t") for line in path.read_text(encoding="utf-8").splitlines()
+            if line.strip() and not line.startswith("#")) if path.is_file() else ()
+    return {name: float(seconds) for name, seconds in rows}
+
+
 def _longest_first(out: Path) -> Callable[[ParserSpec], tuple[float, bool]]:
     """The order to start parsers in: the longest first, so that the last to finish started
-    early. How long a parser took is what its previous run in `out` recorded; a parser not run
-    there yet goes by its transport (a stream parser of the registry waits on idle timers and
-    the wire, and takes longest)."""
+    early. How long a parser takes is what its previous run in `out` recorded, else what the
+    committed table says (MEASURED_SECONDS); a parser in neither goes by its transport (a stream
+    parser of the registry waits on idle timers and the wire, and takes longest)."""
+    measured = measured_seconds()
+
     def key(spec: ParserSpec) -> tuple[float, bool]:
         entry = BY_NAME.get(spec.spec) if spec.kind == PLUGIN else None
         previous = results.load(out / spec.label / RESULTS)
-        return sum(r.duration for r in previous), entry is not None and entry.transport == STREAM
+        seconds = sum(r.duration for r in previous) if previous else measured.get(spec.label, 0.0)
+        return seconds, entry is not None and entry.transport == STREAM
     return key
+
+
+def seconds_table(out: Path) -> str:
+    """MEASURED_SECONDS' text from the per-parser results of a run in `out`, longest first."""
+    sums = {d.name: sum(r.duration for r in results.load(d / RESULTS))
+            for d in sorted(out.iterdir()) if (d / RESULTS).is_file()}
+    return "".join(f"{name}\t{seconds:.0f}\n" for name, seconds in sorted(sums.items(), key=lambda kv: -kv[1]))
 
 
 def _unavailable(rs: list[CaseResult]) -> str | None:
@@ -167,3 +191,7 @@ def run(args: argparse.Namespace, specs: list[ParserSpec], cases: list[Case]) ->
          + (f"; broken: {', '.join(broken)} (their {LOG} in {out}/<parser>/)" if broken else "")
          + f"; combined report: {out / 'report.html'}")
     return gating.EXIT_UNEXPECTED if broken else status
+
+
+if __name__ == "__main__":
+    print(seconds_table(Path(sys.argv[1] if len(sys.argv) > 1 else "build/conformance")), end="")

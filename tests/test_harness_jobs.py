@@ -1,0 +1,46 @@
+"""harness/jobs.py's start order: the longest parser first, from a previous run in the output
+folder, else from the committed table of a measured run (a fresh clone, as in CI, has no run)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from harness import jobs
+from harness.outcomes import CaseResult, Outcome
+from harness.selection import PLUGIN, ParserSpec
+
+
+def spec(name: str) -> ParserSpec:
+    return ParserSpec(PLUGIN, name, name)
+
+
+def write_run(out: Path, seconds: dict[str, list[float]]) -> None:
+    for name, durations in seconds.items():
+        (out / name).mkdir(parents=True)
+        (out / name / jobs.RESULTS).write_text("".join(
+            json.dumps(CaseResult(f"c{i}", name, Outcome.PASS, duration=d).to_json()) + "\n"
+            for i, d in enumerate(durations)))
+
+
+def test_the_committed_table_names_registry_parsers_longest_first() -> None:
+    from harness.parsers.registry import BY_NAME
+    table = jobs.measured_seconds()
+    assert table and set(table) <= set(BY_NAME), set(table) - set(BY_NAME)
+    assert list(table.values()) == sorted(table.values(), reverse=True)
+
+
+def test_a_fresh_output_folder_starts_by_the_table(tmp_path: Path, monkeypatch) -> None:
+    table = tmp_path / "seconds.tsv"
+    table.write_text("# parser\tseconds\nzongji\t500\noracle\t20\n")
+    monkeypatch.setattr(jobs, "MEASURED_SECONDS", table)
+    order = sorted([spec("oracle"), spec("mysqlbinlog"), spec("zongji")], key=jobs._longest_first(tmp_path / "out"),
+                   reverse=True)
+    assert [s.label for s in order] == ["zongji", "oracle", "mysqlbinlog"]
+
+
+def test_a_previous_run_wins_over_the_table_and_makes_it(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    write_run(out, {"oracle": [400.0, 1.0], "zongji": [3.0]})
+    key = jobs._longest_first(out)
+    assert key(spec("oracle"))[0] == 401.0 and key(spec("zongji"))[0] == 3.0
+    assert jobs.seconds_table(out) == "oracle\t401\nzongji\t3\n"
