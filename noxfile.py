@@ -40,8 +40,7 @@ def tests(session: nox.Session) -> None:
     args = list(session.posargs)
     # --durations: the slowest tests in every CI log, for docs/speed.md (issue 30); with SUITE_PROFILE=FILE
     # in the environment, tests/suite_profile.py also writes each test's wall and CPU seconds there
-    session.run("pytest", "-ra", "--durations=30", "-p", "tests.suite_profile", *_markers(args, CI_MARKERS),
-                *_workers(args, TEST_WORKERS), *args)
+    session.run("pytest", "-ra", "--durations=30", *_markers(args, CI_MARKERS), *_workers(args, TEST_WORKERS), *args)
 
 
 # The tests CI runs: all but those tests/tiers.py OUTSIDE_CI moves to `nox -s outside_ci`, each
@@ -55,9 +54,9 @@ def _markers(args: list[str], default: str) -> list[str]:
 
 @nox.session
 def outside_ci(session: nox.Session) -> None:
-    """The tests moved out of CI's time limit (tests/tiers.py OUTSIDE_CI says which and why): the
-    native fuzz targets' builds and replays, the libraries alone against real servers, ... Run it
-    before a change to what they cover, and after a lock of a third-party parser changes."""
+    """The tests moved out of CI's time limit (tests/tiers.py OUTSIDE_CI says which and why: today
+    the native fuzz targets' smoke runs and replays, which build every instrumented target). Run it
+    after a change to what they cover, and after a lock they build from changes."""
     session.install("-e", ".[test,servers,spark,parsers,fuzz]")
     args = list(session.posargs)
     session.run("pytest", "-ra", "--durations=30", *_markers(args, "outside_ci"), *_workers(args, TEST_WORKERS), *args)

@@ -20,6 +20,11 @@ IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "allow_skip_in_ci: a skip of this test is acceptable in CI")
+    # SUITE_PROFILE=FILE: each test's wall and CPU seconds to FILE (tests/suite_profile.py); loaded
+    # here, where `tests` imports, not with `-p`, which runs before the checkout is on sys.path
+    if os.environ.get("SUITE_PROFILE") and not config.pluginmanager.has_plugin("tests.suite_profile"):
+        from tests import suite_profile  # noqa: PLC0415
+        config.pluginmanager.register(suite_profile, "tests.suite_profile")  # its pytest_configure runs too
     for name, what in tiers.MARKERS.items():
         config.addinivalue_line("markers", f"{name}: {what}")
 

@@ -1,7 +1,8 @@
 """Where the suite's own time goes (issue 30, docs/speed.md "The suite's own time").
 
-An opt-in pytest plugin: `pytest -p tests.suite_profile` with SUITE_PROFILE=FILE writes one JSON
-line per test (setup, call and teardown seconds; server containers started in each phase) and one
+An opt-in pytest plugin: with SUITE_PROFILE=FILE in the environment (tests/conftest.py loads it, so
+`SUITE_PROFILE=FILE nox -s tests` works) it writes one JSON line per test (wall seconds of setup,
+call and teardown; CPU seconds; server containers started in each phase) and one
 per fixture set-up that took over 0.5 s or started a container (its name, scope, the test that
 paid for it). Counting containers is done at testcontainers' DockerContainer.start, the one door
 every server of the suite goes through (generators/server.py running_server). Under xdist each
