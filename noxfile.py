@@ -34,22 +34,24 @@ def _workers(args: list[str], default: str) -> list[str]:
 @nox.session
 def tests(session: nox.Session) -> None:
     """The whole test suite. With CI=true, tests that need a server fail instead of skipping."""
+    _pytest(session, CI_MARKERS)
+
+
+# The tests CI runs: all but those tests/tiers.py OUTSIDE_CI moves to `nox -s outside_ci`, each
+# with its reason (tests/tiers.py IN_CI_EXPR; tests/test_collected_ids.py checks the two agree).
+CI_MARKERS = "not outside_ci"
+
+
+def _pytest(session: nox.Session, markers: str) -> None:
+    """The suite's environment, then pytest on the tests `-m markers` selects (an `-m` in posargs
+    wins). --durations: the slowest tests in every CI log, for docs/speed.md (issue 30); with
+    SUITE_PROFILE=FILE in the environment, tests/suite_profile.py writes each test's seconds there."""
     # servers: real MySQL/MariaDB; spark: tests/test_spark.py; parsers: python-mysql-replication
     # (a built-in harness plugin); fuzz: atheris (tests/test_fuzz.py runs a short session)
     session.install("-e", ".[test,servers,spark,parsers,fuzz]")
     args = list(session.posargs)
-    # --durations: the slowest tests in every CI log, for docs/speed.md (issue 30); with SUITE_PROFILE=FILE
-    # in the environment, tests/suite_profile.py also writes each test's wall and CPU seconds there
-    session.run("pytest", "-ra", "--durations=30", *_markers(args, CI_MARKERS), *_workers(args, TEST_WORKERS), *args)
-
-
-# The tests CI runs: all but those tests/tiers.py OUTSIDE_CI moves to `nox -s outside_ci`, each
-# with its reason (tests/tiers.py IN_CI_EXPR; tests/test_tiers.py checks the two agree).
-CI_MARKERS = "not outside_ci"
-
-
-def _markers(args: list[str], default: str) -> list[str]:
-    return [] if any(a == "-m" or a.startswith("-m") for a in args) else ["-m", default]
+    chosen = [] if any(a.startswith("-m") for a in args) else ["-m", markers]
+    session.run("pytest", "-ra", "--durations=30", *chosen, *_workers(args, TEST_WORKERS), *args)
 
 
 @nox.session
@@ -57,9 +59,7 @@ def outside_ci(session: nox.Session) -> None:
     """The tests moved out of CI's time limit (tests/tiers.py OUTSIDE_CI says which and why: today
     the native fuzz targets' smoke runs and replays, which build every instrumented target). Run it
     after a change to what they cover, and after a lock they build from changes."""
-    session.install("-e", ".[test,servers,spark,parsers,fuzz]")
-    args = list(session.posargs)
-    session.run("pytest", "-ra", "--durations=30", *_markers(args, "outside_ci"), *_workers(args, TEST_WORKERS), *args)
+    _pytest(session, "outside_ci")
 
 
 @nox.session

@@ -126,6 +126,11 @@ def measured_seconds(path: Path | None = None) -> dict[str, float]:
     return {name: float(seconds) for name, seconds in rows}
 
 
+def _case_seconds(folder: Path) -> float:
+    """The summed case durations of the run whose results are in `folder` (0 when none)."""
+    return sum(r.duration for r in results.load(folder / RESULTS))
+
+
 def _longest_first(out: Path) -> Callable[[ParserSpec], tuple[float, bool]]:
     """The order to start parsers in: the longest first, so that the last to finish started
     early. How long a parser takes is what its previous run in `out` recorded, else what the
@@ -135,16 +140,14 @@ def _longest_first(out: Path) -> Callable[[ParserSpec], tuple[float, bool]]:
 
     def key(spec: ParserSpec) -> tuple[float, bool]:
         entry = BY_NAME.get(spec.spec) if spec.kind == PLUGIN else None
-        previous = results.load(out / spec.label / RESULTS)
-        seconds = sum(r.duration for r in previous) if previous else measured.get(spec.label, 0.0)
+        seconds = _case_seconds(out / spec.label) or measured.get(spec.label, 0.0)
         return seconds, entry is not None and entry.transport == STREAM
     return key
 
 
 def seconds_table(out: Path) -> str:
     """MEASURED_SECONDS' text from the per-parser results of a run in `out`, longest first."""
-    sums = {d.name: sum(r.duration for r in results.load(d / RESULTS))
-            for d in sorted(out.iterdir()) if (d / RESULTS).is_file()}
+    sums = {d.name: _case_seconds(d) for d in sorted(out.iterdir()) if (d / RESULTS).is_file()}
     return "".join(f"{name}\t{seconds:.0f}\n" for name, seconds in sorted(sums.items(), key=lambda kv: -kv[1]))
 
 
