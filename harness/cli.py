@@ -14,7 +14,7 @@ from . import expected_failures as xf
 from . import gating, jobs, packaged, selection, stream_modes
 from . import results as results_store
 from .corpus import Case, CorpusError, discover
-from .isolation import Limits
+from .isolation import DEFAULT_MEMORY_MB, Limits
 from .outcomes import CaseResult
 from .parsers.registry import PARSERS
 from .plugins import launch
@@ -185,7 +185,8 @@ def build_parser(prog: str = "python -m harness",
     c.add_argument("--fix", action="store_true", help="rewrite the expected-failures file(s) from this run")
     c.add_argument("--resume", action="store_true", help="keep the results stream and run only what is missing")
     c.add_argument("--timeout", type=float, default=60.0, help="seconds per file (default 60)")
-    c.add_argument("--memory-mb", type=int, default=4096, help="data memory limit per parser process")
+    c.add_argument("--memory-mb", type=int, default=DEFAULT_MEMORY_MB,
+                   help=f"data memory limit per parser process (default {DEFAULT_MEMORY_MB})")
     c.add_argument("--quiet", action="store_true", help="no progress on stderr")
     c.add_argument("--require-all", action="store_true",
                    help="a parser that cannot run here fails the run (CI); without it, an "

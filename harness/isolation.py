@@ -18,16 +18,21 @@ MAX_OUTPUT = 512 * 2**20  # bytes of stdout per reply before the testee counts a
 # stderr kept of a dead testee: a JVM's or Go's stack trace (~2-4 KB), whose first line says what
 # happened, must survive whole (2,000 bytes cut the exception line off a 15-frame Java trace).
 CRASH_LOG_BYTES = 8000
+DEFAULT_MEMORY_MB = 1024  # RLIMIT_DATA of a parser process (Limits)
 
 
 @dataclass(frozen=True)
 class Limits:
     """timeout: seconds per file. memory_mb: RLIMIT_DATA, not RLIMIT_AS, because Go and V8
     runtimes reserve huge unused address ranges at start and would die under an AS limit.
-    cpu_seconds: RLIMIT_CPU backstop for one-shot processes (0: none)."""
+    cpu_seconds: RLIMIT_CPU backstop for one-shot processes (0: none).
+
+    1 GiB is 250 times the largest binlog of the corpus and the external set (under 4 MB); a
+    parser that needs more to decode one is a memory finding. The runaway reproducers (rows of
+    width 0 appended for ever) reach it in about 4 s where 4 GiB took 12-45 s each."""
 
     timeout: float = 60.0
-    memory_mb: int = 4096
+    memory_mb: int = DEFAULT_MEMORY_MB
     cpu_seconds: int = 0
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from harness import selection
 from harness.corpus import CorpusError
+from harness.isolation import DEFAULT_MEMORY_MB
 
 from . import job, regression, report, session
 from .environment import PackingFailed
@@ -28,7 +29,8 @@ def _add_inputs(p: argparse.ArgumentParser, corpus_required: bool) -> None:
     p.add_argument("--mutants", type=int, default=0, metavar="N", help="mutants per case (default 0)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="mutation seed (default 0)")
     p.add_argument("--timeout", type=float, default=60.0, help="seconds per file and parser (default 60)")
-    p.add_argument("--memory-mb", type=int, default=4096, help="data memory limit per parser process")
+    p.add_argument("--memory-mb", type=int, default=DEFAULT_MEMORY_MB,
+                   help=f"data memory limit per parser process (default {DEFAULT_MEMORY_MB})")
 
 
 def _settings(args: argparse.Namespace, out: str) -> job.Settings:

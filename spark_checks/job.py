@@ -13,7 +13,7 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
-from harness.isolation import Limits
+from harness.isolation import DEFAULT_MEMORY_MB, Limits
 from harness.selection import ParserSpec
 
 from .execute import DEFAULT_BATCH, Item, check, expand
@@ -32,7 +32,7 @@ class Settings:
     seed: int = 0
     partitions: int = 0  # 0: 4 per core of the cluster
     timeout: float = 60.0
-    memory_mb: int = 4096
+    memory_mb: int = DEFAULT_MEMORY_MB
     inline_max: int = DEFAULT_INLINE_MAX
 
     def limits(self) -> Limits:

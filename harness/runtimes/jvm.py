@@ -29,7 +29,10 @@ LIB_DIR = "lib"
 # -XX:-OmitStackTraceInFastThrow: HotSpot otherwise replaces an exception thrown often from
 # compiled code by a preallocated one without message, so a library's error text would depend on
 # how warm the JIT is (seen: open-replicator's ArrayIndexOutOfBoundsException turning "null").
-JVM_OPTIONS = ("-Xmx512m", "-XX:+UseSerialGC", "-XX:-OmitStackTraceInFastThrow", "-Xss4m",
+# -Xmx256m: inputs are under 4 MB; a runaway reproducer (rows of width 0 appended for ever) ends in
+# OutOfMemoryError after 2-17 s of serial GC where 512m took 28-60 s (mysql-binlog-connector-java-file,
+# five cases: 168 s CPU -> 50 s).
+JVM_OPTIONS = ("-Xmx256m", "-XX:+UseSerialGC", "-XX:-OmitStackTraceInFastThrow", "-Xss4m",
                "-XX:CompressedClassSpaceSize=64m", "-XX:ReservedCodeCacheSize=64m", "-XX:MaxMetaspaceSize=128m",
                "-Dfile.encoding=UTF-8", "-Duser.timezone=UTC")
 
