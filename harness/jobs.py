@@ -197,4 +197,7 @@ def run(args: argparse.Namespace, specs: list[ParserSpec], cases: list[Case]) ->
 
 
 if __name__ == "__main__":
-    print(seconds_table(Path(sys.argv[1] if len(sys.argv) > 1 else "build/conformance")), end="")
+    folder = Path(sys.argv[1] if len(sys.argv) > 1 else "build/conformance")
+    if not folder.is_dir():
+        sys.exit(f"usage: python -m harness.jobs [DIR]: DIR is a `conformance --jobs` output folder ({folder} is none)")
+    print(seconds_table(folder), end="")
