@@ -4,6 +4,8 @@ and say, for each registered parser, its version and whether it can run here (`p
 needs no list here."""
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Callable
 
@@ -59,17 +61,36 @@ def runtime_entries(names: tuple[str, ...] = ()) -> list[BuiltinParser]:
 
 def build_all(say: Say, force: bool = False, names: tuple[str, ...] = ()) -> list[str]:
     """Build each runtime parser folder; one that fails does not stop the others. Returns the
-    failures, one line each."""
+    failures, one line each, in registry order.
+
+    The runtimes build side by side, each runtime's folders one after another: a build mostly
+    waits on its registry (npm, Maven Central, the Go proxy, crates.io) or compiles on its own
+    toolchain, and folders of one runtime share a package cache (the Maven repository, the cargo
+    target directory) that is safest written by one build at a time."""
     from ..runtimes import folder_of, runtime_of
     from ..runtimes.base import BuildError
     entries = runtime_entries(names)
-    failures = []
+    by_runtime: dict[str, list[tuple[int, BuiltinParser]]] = {}
     for i, entry in enumerate(entries, 1):
-        runtime, folder = runtime_of(entry), folder_of(entry)
-        say(f"[{i}/{len(entries)}] {folder.name} ({runtime.name}: {entry.library})")
-        try:
-            runtime.build(folder, lambda line, tag=folder.name: say(f"  {tag}: {line}"), force=force)
-        except BuildError as e:
-            failures.append(f"{folder.name} ({runtime.name}): {e}")
-            say(f"  {folder.name}: FAILED: {e}")
-    return failures
+        by_runtime.setdefault(entry.runtime, []).append((i, entry))
+    lock = threading.Lock()
+
+    def said(line: str) -> None:
+        with lock:
+            say(line)
+
+    def build_runtime(group: list[tuple[int, BuiltinParser]]) -> list[tuple[int, str]]:
+        failed = []
+        for i, entry in group:
+            runtime, folder = runtime_of(entry), folder_of(entry)
+            said(f"[{i}/{len(entries)}] {folder.name} ({runtime.name}: {entry.library})")
+            try:
+                runtime.build(folder, lambda line, tag=folder.name: said(f"  {tag}: {line}"), force=force)
+            except BuildError as e:
+                failed.append((i, f"{folder.name} ({runtime.name}): {e}"))
+                said(f"  {folder.name}: FAILED: {e}")
+        return failed
+
+    with ThreadPoolExecutor(max_workers=max(1, len(by_runtime))) as pool:
+        results = list(pool.map(build_runtime, by_runtime.values()))
+    return [line for _, line in sorted(f for failed in results for f in failed)]
