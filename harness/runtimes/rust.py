@@ -18,12 +18,20 @@ import hashlib
 import os
 import re
 import shutil
+import tomllib
 from pathlib import Path
 
 from .base import PARSERS_DIR, Runtime, Say, cache_root, run_logged
 
 SHARED_DIR = PARSERS_DIR / "rust-shared"
 BINARY = "adapter"
+
+
+def _extra_binaries(folder: Path) -> list[str]:
+    """The [[bin]] targets of Cargo.toml other than the adapter (e.g. a library-alone probe)."""
+    with open(folder / "Cargo.toml", "rb") as f:
+        bins = tomllib.load(f).get("bin", [])
+    return [b["name"] for b in bins if b.get("name") and b["name"] != _package_name(folder)]
 
 
 def _package_name(folder: Path) -> str:
@@ -70,8 +78,13 @@ class RustRuntime(Runtime):
         for source in work.rglob("*.rs"):
             os.utime(source)
         run_logged(["cargo", "build", "--release", "--locked"], work, say, env)
-        built = Path(env["CARGO_TARGET_DIR"]) / "release" / _package_name(work)
-        shutil.copy2(built, work / BINARY)
+        release = Path(env["CARGO_TARGET_DIR"]) / "release"
+        shutil.copy2(release / _package_name(work), work / BINARY)
+        # The package's other binaries, built by the same command, kept beside the adapter: the
+        # tests take a probe from here instead of building it again (a second `cargo build` in
+        # the suite recompiled the whole dependency tree, 301 s of CPU, in the rehearsal).
+        for name in _extra_binaries(work):
+            shutil.copy2(release / name, work / name)
 
     def command(self, built: Path) -> list[str]:
         return [str(built / BINARY)]

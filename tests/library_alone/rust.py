@@ -19,18 +19,16 @@ MBCR_PROBE = "mysql-binlog-connector-rust-probe"
 
 
 @pytest.fixture(scope="module")
-def mbcr_probe(tmp_path_factory) -> Path:
-    """The probe, built from the folder's own Cargo.lock into the cache's target directory."""
+def mbcr_probe() -> Path:
+    """The probe, as `peers install` built it beside the adapter (the same cargo build, from the
+    folder's own Cargo.lock); built here only where the cache's build of the folder lacks it."""
     if RUNTIME.missing_tool():
         missing(RUNTIME.missing_tool() or "")
-    env = RUNTIME.environment()
-    proc = subprocess.run(["cargo", "build", "--release", "--locked", "--bin", MBCR_PROBE], cwd=MBCR, env=env,
-                          capture_output=True, text=True, timeout=1800)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    out = tmp_path_factory.mktemp("mbcr") / MBCR_PROBE
-    out.write_bytes((Path(env["CARGO_TARGET_DIR"]) / "release" / MBCR_PROBE).read_bytes())
-    out.chmod(0o755)
-    return out
+    built = RUNTIME.build(MBCR, lambda line: None) / MBCR_PROBE
+    if not built.is_file():  # a build made before the runtime kept the package's other binaries
+        built = RUNTIME.build(MBCR, lambda line: None, force=True) / MBCR_PROBE
+    assert built.is_file(), f"{built}: the build of {MBCR.name} holds no probe"
+    return built
 
 
 def probe_stream(probe: Path, url: str, file: str, position: int = 4) -> list[dict[str, Any]]:
