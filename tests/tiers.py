@@ -82,6 +82,11 @@ OUTSIDE_CI: dict[str, str] = {
                     "the largest CPU cost of CI's tests phase, beside conformance's own builds of the same "
                     "libraries). Run after a change to harness/fuzz/native, a native target, or a lock it builds "
                     "from, and after recording native findings (docs/speed.md, 'Moved out of CI')"),
+    "test_spark_cluster.py": "a Spark standalone cluster (master and worker JVMs) started for the job's runs by "
+                             "--master and spark-submit, and the workers' packed environment built: 511 s of set-up "
+                             "and 161 s of CPU in the 2026-12-07 rehearsal, with CI's tests phase CPU-bound. The job "
+                             "itself runs in CI in local mode (tests/test_spark.py). Run after a change to "
+                             "spark_checks' packing, submission or cluster code (docs/speed.md)",
 }
 
 MARKERS = {
