@@ -27,18 +27,22 @@ SHARED_DIR = PARSERS_DIR / "rust-shared"
 BINARY = "adapter"
 
 
+def _cargo_toml(folder: Path) -> dict:
+    with open(folder / "Cargo.toml", "rb") as f:
+        return tomllib.load(f)
+
+
 def _extra_binaries(folder: Path) -> list[str]:
     """The [[bin]] targets of Cargo.toml other than the adapter (e.g. a library-alone probe)."""
-    with open(folder / "Cargo.toml", "rb") as f:
-        bins = tomllib.load(f).get("bin", [])
-    return [b["name"] for b in bins if b.get("name") and b["name"] != _package_name(folder)]
+    adapter = _package_name(folder)
+    return [b["name"] for b in _cargo_toml(folder).get("bin", []) if b.get("name") and b["name"] != adapter]
 
 
 def _package_name(folder: Path) -> str:
-    match = re.search(r'^name\s*=\s*"([^"]+)"', (folder / "Cargo.toml").read_text(), re.M)
-    if not match:
+    name = _cargo_toml(folder).get("package", {}).get("name")
+    if not name:
         raise ValueError(f"{folder / 'Cargo.toml'} names no package")
-    return match.group(1)
+    return name
 
 
 class RustRuntime(Runtime):
