@@ -160,6 +160,9 @@ def build_parser(prog: str = "python -m harness",
                    help="run each parser in a process of its own, N side by side (stream parsers wait "
                         "on the wire: N above the core count pays); per-parser results and reports "
                         "in --out/<parser>/, one combined report in --out")
+    c.add_argument("--max-jobs", type=int, default=8, metavar="M",
+                   help="with --jobs: up to M side by side while the CPUs are idle (the running "
+                        "parsers only wait); M <= N: never more than N (default 8)")
     c.add_argument("--out", default="build/conformance", metavar="DIR",
                    help="with --jobs: where the per-parser and combined reports go (default build/conformance)")
     c.add_argument("--corpus", action="append", default=[], metavar="DIR",

@@ -44,3 +44,25 @@ def test_a_previous_run_wins_over_the_table_and_makes_it(tmp_path: Path) -> None
     key = jobs._longest_first(out)
     assert key(spec("oracle"))[0] == 401.0 and key(spec("zongji"))[0] == 3.0
     assert jobs.seconds_table(out) == "oracle\t401\nzongji\t3\n"
+
+
+class Idle:
+    def __init__(self, fraction: float | None) -> None:
+        self.fraction = fraction
+
+    def idle_fraction(self) -> float | None:
+        return self.fraction
+
+
+def test_past_n_only_an_idle_machine_starts_one_more_and_never_past_m() -> None:
+    import argparse
+    import time
+    args = argparse.Namespace(jobs=4, max_jobs=6)
+    long_ago = time.monotonic() - 2 * jobs.IDLE_WINDOW
+    assert jobs._room(args, 3, Idle(0.0), time.monotonic()) == ""  # under N: always
+    assert jobs._room(args, 4, Idle(0.9), long_ago) == ", CPUs 90% idle"
+    assert jobs._room(args, 4, Idle(0.1), long_ago) is None  # busy
+    assert jobs._room(args, 4, Idle(None), long_ago) is None  # unknown
+    assert jobs._room(args, 4, Idle(0.9), time.monotonic()) is None  # the last start still settling
+    assert jobs._room(args, 6, Idle(0.9), long_ago) is None  # M reached
+    assert jobs._room(argparse.Namespace(jobs=4, max_jobs=2), 4, Idle(0.9), long_ago) is None  # M <= N
