@@ -17,19 +17,30 @@ from tests.server_fixtures import missing
 NODE_PARSERS = tuple(p.name for p in runtime_entries() if p.runtime == "node")
 
 
-@pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """The pinned packages of every Node parser, built by `peers install` into this run's own cache."""
+@pytest.fixture(scope="session")
+def node_peers_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A cache of this run's own with the pinned packages of every Node parser, built into it by
+    `peers install` once per test session (per xdist worker), not once per module: each build is
+    ~18 s of CPU for the same five locks."""
     if shutil.which("node") is None or shutil.which("npm") is None:
         missing("node/npm not on PATH (install Node.js >= 20: python -m harness setup)")
-    mp = pytest.MonkeyPatch()
-    mp.setenv("BINLOG_CONFORMANCE_CACHE", str(tmp_path_factory.mktemp("peers-cache")))
-    lines: list[str] = []
-    assert build_all(lines.append, names=NODE_PARSERS) == []
-    assert [state_of(p).state for p in runtime_entries(NODE_PARSERS)] == [READY] * len(NODE_PARSERS)
-    assert sum("built in" in ln for ln in lines) == len(NODE_PARSERS)
-    yield
-    mp.undo()
+    cache = tmp_path_factory.mktemp("peers-cache")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("BINLOG_CONFORMANCE_CACHE", str(cache))
+        lines: list[str] = []
+        assert build_all(lines.append, names=NODE_PARSERS) == []
+        assert [state_of(p).state for p in runtime_entries(NODE_PARSERS)] == [READY] * len(NODE_PARSERS)
+        assert sum("built in" in ln for ln in lines) == len(NODE_PARSERS)
+    return cache
+
+
+@pytest.fixture(scope="module")
+def installed(node_peers_cache: Path) -> Iterator[None]:
+    """The pinned packages of every Node parser, built by `peers install` into this run's own
+    cache, which the module's tests then use."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("BINLOG_CONFORMANCE_CACHE", str(node_peers_cache))
+        yield
 
 
 def package_dir(library: str) -> Path:
