@@ -38,31 +38,8 @@ def committed_seeds() -> set[bytes]:
     return {s.data for s in load_seeds([REPO / "corpus"]) if "/findings/" not in s.name}
 
 
-# CI smoke-runs each engine on one target (issue 31): per runtime, the target whose instrumented
-# build costs least on a fresh 2-core machine (docs/speed.md); the others run outside CI
-# (tests/tiers.py OUTSIDE_CI), as do the replays, which need every target built.
-CI_SMOKE = {"go": "vitess-file", "jvm": "open-replicator-file", "rust": "mysql-common-file",
-            "python": "python-mysql-replication-file"}
-
-
-@pytest.mark.parametrize("parser", sorted(CI_SMOKE.values()))
-def test_each_engine_smoke_runs_in_ci_on_one_target(parser, tmp_path):
-    smoke_run(parser, tmp_path)
-
-
-@pytest.mark.parametrize("parser", sorted(set(TARGETS) - set(CI_SMOKE.values())))
+@pytest.mark.parametrize("parser", sorted(TARGETS))
 def test_a_smoke_run_executes_and_finds_no_unrecorded_crash_in_the_seeds(parser, tmp_path):
-    smoke_run(parser, tmp_path)
-
-
-def test_ci_smokes_one_target_of_each_runtime():
-    assert {TARGETS[p].runtime for p in CI_SMOKE.values()} == {t.runtime for t in TARGETS.values()}
-    assert all(TARGETS[p].runtime == runtime for runtime, p in CI_SMOKE.items())
-
-
-def smoke_run(parser: str, tmp_path: Path) -> None:
-    """A few seconds of the engine on the committed seeds: it executes, reports coverage, and finds
-    no crash in a committed seed that corpus/findings/<parser>/ does not record."""
     built(parser)
     out, summary = tmp_path / "run", tmp_path / "native.json"
     proc = subprocess.run([sys.executable, "-m", "harness", "fuzz", "--engine", "native", "--parser", parser,

@@ -80,9 +80,7 @@ OUTSIDE_CI: dict[str, str] = {
                     "each needs a native fuzz target built with its engine's instrumentation (cargo-fuzz's sancov "
                     "crates 270-285 s each, go test -fuzz 136-190 s, Jazzer 57-128 s on a fresh 2-core machine: "
                     "the largest CPU cost of CI's tests phase, beside conformance's own builds of the same "
-                    "libraries). CI smoke-runs each engine on one target "
-                    "(test_each_engine_smoke_runs_in_ci_on_one_target); these are the other targets and the "
-                    "replays. Run after a change to harness/fuzz/native, a native target, or a lock it builds "
+                    "libraries). Run after a change to harness/fuzz/native, a native target, or a lock it builds "
                     "from, and after recording native findings (docs/speed.md, 'Moved out of CI')"),
     "test_spark_cluster.py": "a Spark standalone cluster (master and worker JVMs) started for the job's runs by "
                              "--master and spark-submit, and the workers' packed environment built: 511 s of set-up "
