@@ -6,6 +6,8 @@ docs/findings.md ("go-mysql") has the bug reports."""
 from __future__ import annotations
 
 import json
+import re
+import resource
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -200,3 +202,40 @@ def test_mariadb_gtids_arrive_as_gtid_events(probe: Path, tmp_path: Path) -> Non
     assert gtids and len(gtids) == len(truth)
     assert all(e["class"] == "*replication.MariadbGTIDEvent" for e in gtids)
     assert not any("Dummy event" in e.get("query", "") for e in got)
+
+
+GTID_LIST = 163  # MariaDB's Gtid_list event: a 4-byte count (low 28 bits), then 16 bytes per GTID
+
+
+def test_a_corrupt_gtid_list_count_is_allocated_before_it_is_checked(probe: Path, tmp_path: Path) -> None:
+    """gomysql-count-allocated-up-front: event.go MariadbGTIDListEvent.Decode makes its slice for the
+    count the event states before it reads a single entry. A count of 2**28 - 1 asks for 4 GiB;
+    under a 1 GiB data limit (the harness's, harness/isolation.py) Go dies of `fatal error: ...
+    out of memory`, which no recover() catches, so the file reader takes its caller down with it.
+    Control: the file as MariaDB 10.11 wrote it reads whole."""
+    from harness.isolation import DEFAULT_MEMORY_MB
+    profile = LOCAL_PROFILES["mariadb-10.11"]
+    require_image(profile)
+    with running_server(profile, {"binlog_format": "ROW"}) as server:
+        first = in_a_fresh_binlog(server, "CREATE DATABASE gm; CREATE TABLE gm.t (a INT); INSERT INTO gm.t VALUES (1);")
+        closed = closed_copy(server, first, tmp_path)
+    gtid_list = next(e for e in oracle_events(closed) if e["type_code"] == GTID_LIST)
+    data = bytearray(closed.read_bytes())
+    count_at = gtid_list["position"] + 19
+    data[count_at:count_at + 4] = ((1 << 28) - 1).to_bytes(4, "little")
+    bad = tmp_path / "bad-gtid-list-count"
+    bad.write_bytes(bytes(data))
+
+    def data_limit() -> None:
+        limit = DEFAULT_MEMORY_MB * 2**20
+        resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
+
+    def read(path: Path) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([str(probe), "file", str(path)], capture_output=True, text=True, timeout=120,
+                              preexec_fn=data_limit)
+    control = read(closed)
+    events = [json.loads(line) for line in control.stdout.split("\n") if line.startswith("{")]
+    assert control.returncode == 0 and events and "error" not in events[-1], control.stderr[-2000:]
+    got = read(bad)
+    assert got.returncode == 2 and re.search(r"fatal error: (runtime: )?out of memory", got.stderr), got.stderr[-2000:]
+    assert "MariadbGTIDListEvent).Decode" in got.stderr
