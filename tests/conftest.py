@@ -14,7 +14,6 @@ import pytest
 from tests import tiers
 from tests.sample_fixtures import sample_binlog, sample_dirs  # noqa: F401 (suite-wide fixtures)
 from tests.server_pool import server_pool  # noqa: F401 (suite-wide: start_server's servers, reused)
-from tests.peers_fixtures import node_peers_cache  # noqa: F401 (suite-wide: the Node parsers built once per session)
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 

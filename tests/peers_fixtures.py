@@ -1,11 +1,9 @@
-"""The Node parsers built for a test run: `peers install` (harness/parsers/builds.py) into this
-run's own cache (never a cache an earlier run left). Shared by the Node parser tests and the
-stream fuzz tests."""
+"""The Node parsers built for a test run: `peers install` (harness/parsers/builds.py) into the
+project's cache. Shared by the Node parser tests and the stream fuzz tests."""
 from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,30 +15,26 @@ from tests.server_fixtures import missing
 NODE_PARSERS = tuple(p.name for p in runtime_entries() if p.runtime == "node")
 
 
-@pytest.fixture(scope="session")
-def node_peers_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A cache of this run's own with the pinned packages of every Node parser, built into it by
-    `peers install` once per test session (per xdist worker), not once per module: each build is
-    ~18 s of CPU for the same five locks."""
+def build_node_parsers() -> None:
+    """`peers install` of every Node parser into the cache in force (a no-op where current); each
+    must end ready."""
     if shutil.which("node") is None or shutil.which("npm") is None:
         missing("node/npm not on PATH (install Node.js >= 20: python -m harness setup)")
-    cache = tmp_path_factory.mktemp("peers-cache")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("BINLOG_CONFORMANCE_CACHE", str(cache))
-        lines: list[str] = []
-        assert build_all(lines.append, names=NODE_PARSERS) == []
-        assert [state_of(p).state for p in runtime_entries(NODE_PARSERS)] == [READY] * len(NODE_PARSERS)
-        assert sum("built in" in ln for ln in lines) == len(NODE_PARSERS)
-    return cache
+    lines: list[str] = []
+    assert build_all(lines.append, names=NODE_PARSERS) == [], lines[-20:]
+    assert [state_of(p).state for p in runtime_entries(NODE_PARSERS)] == [READY] * len(NODE_PARSERS), lines[-20:]
 
 
 @pytest.fixture(scope="module")
-def installed(node_peers_cache: Path) -> Iterator[None]:
-    """The pinned packages of every Node parser, built by `peers install` into this run's own
-    cache, which the module's tests then use."""
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("BINLOG_CONFORMANCE_CACHE", str(node_peers_cache))
-        yield
+def installed() -> None:
+    """The pinned packages of every Node parser, built by `peers install` into the project's cache
+    (as `nox -s conformance` leaves them; built here where missing). Not a cache of the test's own:
+    a module-wide BINLOG_CONFORMANCE_CACHE also sent the module's other fixtures (the Rust probe,
+    CanalAlone, the JVM lines) to an empty cache, and they were built again there (the Rust probe's
+    cargo build: 541 s of set-up, 292 s of CPU in the rehearsal of 950015c). That `peers install`
+    builds each Node parser from its lock into an empty cache is tests/test_node_peers.py's
+    test_peers_install_builds_every_node_parser_into_an_empty_cache."""
+    build_node_parsers()
 
 
 def package_dir(library: str) -> Path:

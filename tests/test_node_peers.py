@@ -18,6 +18,7 @@ import pytest
 from generators.profiles import LOCAL_PROFILES
 from generators.server import Server, running_server
 from harness.isolation import Limits
+from harness.parsers.builds import READY, runtime_entries, state_of
 from harness.parsers.registry import BY_NAME
 from harness.plugins import launch
 from harness.plugins.base import ParseError, Unsupported
@@ -26,7 +27,7 @@ from harness.plugins.protocol import ERROR, EVENTS, SKIPPED, StreamSource
 from harness.runtimes import folder_of, runtime_of
 from harness.runtimes.base import INSTALL_COMMAND
 from oracle.values import plain
-from tests.peers_fixtures import NODE_PARSERS, installed  # noqa: F401 (a fixture)
+from tests.peers_fixtures import NODE_PARSERS, build_node_parsers, installed  # noqa: F401 (a fixture)
 from tests.server_fixtures import require_image
 
 pytestmark = pytest.mark.server
@@ -215,6 +216,13 @@ def test_every_peer_says_its_pinned_version_and_declines_files(installed: None, 
         assert hello.transport == "stream"
         reply = testee.parse(str(tmp_path / "any.bin"))  # no stream fields: declined
         assert reply.status == SKIPPED and "reads from a primary" in reply.detail
+
+
+def test_peers_install_builds_every_node_parser_into_an_empty_cache(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each Node parser built from its committed lock into a cache no earlier run left."""
+    monkeypatch.setenv("BINLOG_CONFORMANCE_CACHE", str(tmp_path))
+    assert all(state_of(p).state != READY for p in runtime_entries(NODE_PARSERS))
+    build_node_parsers()
 
 
 def test_a_peer_without_its_build_says_how_to_install(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
