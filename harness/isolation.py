@@ -40,7 +40,9 @@ class OutputTooLarge(Exception):
     pass
 
 
-def _limit_child(limits: Limits):
+def limit_child(limits: Limits):
+    """A preexec_fn that puts `limits` on the child (and no core file): the limits every parser
+    process of the harness runs under, for any other caller that starts one (a library-alone test)."""
     def apply() -> None:
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         if limits.memory_mb > 0:
@@ -71,7 +73,7 @@ class Process:
         self.proc = subprocess.Popen(
             list(argv), stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
             stdout=subprocess.PIPE, stderr=self._stderr, env=env, cwd=cwd,
-            start_new_session=True, preexec_fn=_limit_child(limits))
+            start_new_session=True, preexec_fn=limit_child(limits))
         self._buf = bytearray()
         self._eof = False
         self._sel = selectors.DefaultSelector()

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-import resource
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -213,7 +212,7 @@ def test_a_corrupt_gtid_list_count_is_allocated_before_it_is_checked(probe: Path
     under a 1 GiB data limit (the harness's, harness/isolation.py) Go dies of `fatal error: ...
     out of memory`, which no recover() catches, so the file reader takes its caller down with it.
     Control: the file as MariaDB 10.11 wrote it reads whole."""
-    from harness.isolation import DEFAULT_MEMORY_MB
+    from harness.isolation import Limits, limit_child
     profile = LOCAL_PROFILES["mariadb-10.11"]
     require_image(profile)
     with running_server(profile, {"binlog_format": "ROW"}) as server:
@@ -226,13 +225,9 @@ def test_a_corrupt_gtid_list_count_is_allocated_before_it_is_checked(probe: Path
     bad = tmp_path / "bad-gtid-list-count"
     bad.write_bytes(bytes(data))
 
-    def data_limit() -> None:
-        limit = DEFAULT_MEMORY_MB * 2**20
-        resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
-
-    def read(path: Path) -> subprocess.CompletedProcess[str]:
+    def read(path: Path) -> subprocess.CompletedProcess[str]:  # under the harness's own limits (1 GiB data)
         return subprocess.run([str(probe), "file", str(path)], capture_output=True, text=True, timeout=120,
-                              preexec_fn=data_limit)
+                              preexec_fn=limit_child(Limits()))
     control = read(closed)
     events = [json.loads(line) for line in control.stdout.split("\n") if line.startswith("{")]
     assert control.returncode == 0 and events and "error" not in events[-1], control.stderr[-2000:]
