@@ -338,6 +338,31 @@ def test_clients_that_stop_reading_hold_little_memory_and_are_dropped(tmp_path: 
         assert served.stderr().count("stopped reading") == 5
 
 
+def test_a_tls_client_that_stops_reading_is_dropped_cleanly(tmp_path: Path) -> None:
+    """Over TLS a write that times out used to leave the write buffer exported by ssl's sendall,
+    so clearing it raised BufferError: a traceback per client, and the drop never logged."""
+    import ssl
+
+    big = tmp_path / "big"
+    big.mkdir()
+    with_big_query(MYSQL_CASE / "binlog.000001", big / "binlog.000001", 40 * 1024 * 1024)
+    with serving([big], tmp_path, "--write-timeout", "2", password="") as served:
+        ctx = ssl.create_default_context()
+        ctx.check_hostname, ctx.verify_mode = False, ssl.CERT_NONE  # the primary's self-signed certificate
+        conn = pymysql.connect(host=served.host, port=served.port, user="root", password="", ssl=ctx)
+        try:
+            assert conn.get_proto_info() and isinstance(conn._sock, ssl.SSLSocket)
+            conn.query("SET @master_binlog_checksum = 'CRC32'")
+            conn._execute_command(0x12, struct.pack("<IHI", 4, 1, 9) + b"binlog.000001")  # and never read
+            deadline = time.monotonic() + 20
+            while "stopped reading" not in served.stderr() and time.monotonic() < deadline:
+                time.sleep(0.2)
+        finally:
+            conn._sock.close()
+        assert "stopped reading" in served.stderr()
+        assert "Traceback" not in served.stderr() and "BufferError" not in served.stderr()
+
+
 def test_fifty_concurrent_dumps_get_the_whole_file(tmp_path: Path) -> None:
     data = (MYSQL_CASE / "binlog.000001").read_bytes()
     results: list[bytes | Exception] = []

@@ -122,14 +122,15 @@ class PacketIO:
         if not self._out:
             return
         self._set_timeout(self.write_timeout)
+        # a new buffer, not clear(): a failed TLS sendall leaves a view of the old one alive in
+        # its traceback, and a bytearray with a view cannot be resized (BufferError)
+        out, self._out = self._out, bytearray()
         try:
-            self.sock.sendall(self._out)
+            self.sock.sendall(out)
         except (socket.timeout, TimeoutError) as e:
             raise ClientGone("the client stopped reading (write timed out)", timed_out=True) from e
         except (OSError, ssl.SSLError) as e:
             raise ClientGone(f"write failed: {e}") from e
-        finally:
-            self._out.clear()
 
     def client_left(self, timeout: float) -> bool:
         """Wait up to timeout; True when the client closed (or sent something: a dump client
