@@ -31,14 +31,15 @@ class Target:
 
 
 def reply_for(target: Target, case: Case, expectation: Expectation, wire_fault: object = None,
-              mode: str = POSITION) -> Reply:
+              mode: str = POSITION, end_file: str = "") -> Reply:
     """The testee's reply to one case; a stream testee is served it in `mode` (`wire_fault`:
-    broken as harness/wire_faults catalogues)."""
-    return served_reply(target, case, expectation, wire_fault, mode)[0]
+    broken as harness/wire_faults catalogues; `end_file`: the stream reads on to the end of that
+    file of the case, whose events `expectation` then holds after the first file's)."""
+    return served_reply(target, case, expectation, wire_fault, mode, end_file)[0]
 
 
 def served_reply(target: Target, case: Case, expectation: Expectation, wire_fault: object = None,
-                 mode: str = POSITION) -> tuple[Reply, tuple[str, int] | None]:
+                 mode: str = POSITION, end_file: str = "") -> tuple[Reply, tuple[str, int] | None]:
     """reply_for's reply, and where the primary started the testee's first dump (None: a file
     testee, or no dump)."""
     hello = target.testee.hello()
@@ -55,7 +56,7 @@ def served_reply(target: Target, case: Case, expectation: Expectation, wire_faul
     starts: list[tuple[str, int]] = []
     try:
         with served(case, stream_end(expectation), wire_fault, hello.capabilities.schema_lookups,
-                    mode, expectation, starts) as source:
+                    mode, expectation, starts, end_file) as source:
             reply = target.testee.parse(str(case.path), source)
     except CannotServe as e:
         return Reply(SKIPPED, detail=str(e)), None

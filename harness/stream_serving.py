@@ -93,14 +93,16 @@ def not_a_server_binlog(expectation: Expectation) -> str | None:
 @contextlib.contextmanager
 def served(case: Case, end_position: int, wire_fault: Any = None, schema_lookups: bool = False,
            mode: str = POSITION, expectation: Expectation | None = None,
-           dump_starts: list[tuple[str, int]] | None = None) -> Iterator[StreamSource]:
+           dump_starts: list[tuple[str, int]] | None = None, end_file: str = "") -> Iterator[StreamSource]:
     """A primary serving the case for the duration of the block, and the testee's StreamSource;
     `wire_fault` (harness/wire_faults/inject.py) breaks the first dump as a catalogued fault.
     `schema_lookups`: the testee names row columns by asking the primary, so a case with a table
     no schema source describes (harness/primary/served.py) cannot be served to it: it would be
     told the table does not exist, which says nothing of the parser. `mode` (with the case's
     `expectation`): how the testee starts, and what the primary does for it (stream_modes.py).
-    `dump_starts`, when given, receives where the testee's dumps started, (file, position)."""
+    `dump_starts`, when given, receives where the testee's dumps started, (file, position).
+    `end_file`: the file in which `end_position` lies, when the stream reads on past the case's
+    first file (the wire fault flush-logs); the case's own file by default."""
     # A client idle for 5 s is stuck (zongji 0.5.1 with binlog_checksum=NONE never dumps): the
     # primary cuts it, and the testee reports the lost connection, instead of waiting 60 s.
     opts = ServeOptions(_served_paths(case), port=0, user=USER, password=PASSWORD, quiet=True,
@@ -131,7 +133,7 @@ def served(case: Case, end_position: int, wire_fault: Any = None, schema_lookups
                               "parser looks tables up, and would be told they do not exist")
         try:
             yield StreamSource(primary.host, primary.port, USER, PASSWORD, case.path.name, 4,
-                               case.path.name, end_position, mode, how.gtid_set, how.heartbeat_period)
+                               end_file or case.path.name, end_position, mode, how.gtid_set, how.heartbeat_period)
         finally:
             if dump_starts is not None:
                 dump_starts.extend(primary.state.dump_starts)

@@ -367,23 +367,73 @@ def test_fifty_concurrent_dumps_get_the_whole_file(tmp_path: Path) -> None:
     data = (MYSQL_CASE / "binlog.000001").read_bytes()
     results: list[bytes | Exception] = []
 
-    def one(served) -> None:
+    def one(served, server_id: int) -> None:
         try:
             c = RawClient(served, timeout=60)
             c.login()
             c.query("SET @master_binlog_checksum = 'CRC32'")
-            results.append(b"".join(_events(c.dump("binlog.000001"))[1:]))
+            results.append(b"".join(_events(c.dump("binlog.000001", server_id=server_id))[1:]))
         except Exception as e:  # reported below with the others
             results.append(e)
 
+    # each its own server_id, as replicas must have (a second dump of one replica ends the first)
     with _serve(tmp_path, "--quiet") as served:
-        threads = [threading.Thread(target=one, args=(served,)) for _ in range(50)]
+        threads = [threading.Thread(target=one, args=(served, 100 + i)) for i in range(50)]
         for t in threads:
             t.start()
         for t in threads:
             t.join(120)
     assert len(results) == 50
     assert all(r == data[4:] for r in results), [r for r in results if not isinstance(r, bytes)][:3]
+
+
+@pytest.mark.parametrize("case, code, words", [
+    (MYSQL_CASE, 1236, "A replica with the same server_uuid/server_id as this replica has connected to the source; "
+                       "the first event 'binlog.000001' at 4, the last event read from './binlog.000001' at "),
+    (CORPUS / "mysql-5.7/ddl_dml_basic--row", 1236, "A slave with the same server_uuid/server_id as this slave has "
+                                                    "connected to the master; the first event 'binlog.000001' at 4"),
+    (MARIADB_CASE, 4052, "A slave with the same server_id is already connected; the first event 'binlog.000001' at 4, "
+                         "the last event read from 'binlog.000003' at "),
+], ids=["mysql-9.7", "mysql-5.7", "mariadb-10.11"])
+def test_a_second_dump_of_the_same_replica_ends_the_first(tmp_path: Path, case: Path, code: int, words: str) -> None:
+    """As measured on real 9.7, 5.7 and MariaDB 11.8 servers: a blocking dump waiting at the end is
+    ended with ERR (MySQL 1236, MariaDB 4052) when a dump with its server_id starts; one with another
+    server_id is not, nor, on MySQL, one whose @slave_uuid differs (server_id 0: test_primary_running_dumps.py)."""
+    with serving([case], tmp_path, password="") as served:
+        def blocking(server_id: int, uuid: str = "") -> RawClient:
+            c = RawClient(served, timeout=20)
+            c.login()
+            c.query("SET @master_binlog_checksum = 'CRC32'")
+            if uuid:
+                c.query(f"SET @slave_uuid = '{uuid}'")
+            c.seq = 0
+            c.send(b"\x12" + struct.pack("<IHI", 4, 0, server_id) + b"binlog.000001")
+            return c
+
+        def ended(c: RawClient) -> bytes:
+            while (p := c.read())[:1] != b"\xff":
+                pass
+            return p
+
+        first, other = blocking(77), blocking(78)
+        time.sleep(0.5)
+        second = blocking(77)
+        err = ended(first)
+        assert struct.unpack_from("<H", err, 1)[0] == code and err[9:].decode().startswith(words), err
+        time.sleep(1.0)
+        for still in (other, second):
+            assert not still.closed_within(1.0)  # its events read, then open: waiting at the end
+    if "mysql-" in case.parent.name:
+        with serving([case], tmp_path, password="") as served:
+            a = blocking(5, "5a1e0c1d-0000-4000-8000-000000000001")
+            blocking(5, "5a1e0c1d-0000-4000-8000-000000000002")  # another replica: its UUID differs
+            time.sleep(1.0)
+            a.sock.settimeout(1.0)
+            a_events = [a.read() for _ in range(3)]  # its dump goes on
+            assert all(p[:1] == b"\0" for p in a_events)
+            blocking(6, "5a1e0c1d-0000-4000-8000-000000000001")  # the same replica, by UUID
+            a.sock.settimeout(20)
+            assert struct.unpack_from("<H", ended(a), 1)[0] == 1236
 
 
 def _heartbeats_after_blocking_dump(served, name: str, count: int = 3) -> list[bytes]:

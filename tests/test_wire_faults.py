@@ -6,6 +6,9 @@ in the harness shows up here)."""
 from __future__ import annotations
 
 import struct
+import subprocess
+import sys
+import time
 import zlib
 from pathlib import Path
 
@@ -17,7 +20,10 @@ from harness.plugins import launch
 from harness.primary.server import BackgroundPrimary
 from harness.primary.state import ServeOptions
 from harness.runner import Target
-from harness.wire_faults.binlogs import SMALL_BINLOG, binlog_for
+from harness.corpus import Case
+from harness.expectations import expectation_for
+from harness.stream_serving import stream_end
+from harness.wire_faults.binlogs import MARIADB_BINLOG, SMALL_BINLOG, across, binlog_for, served_files
 from harness.wire_faults.catalogue import BY_NAME, CATALOGUE, Kind
 from harness.wire_faults.inject import MISSING_FILE, ROWS_TYPES, WireInjector
 from harness.wire_faults.run import RawCopier, StreamParser, run_fault
@@ -123,6 +129,18 @@ def test_err_and_rotate_faults_end_with_err_1236() -> None:
     assert "could not find next log" in ErrPacket.parse(packets[-1][2]).message
 
 
+def test_a_second_replica_of_the_client_ends_its_dump_after_the_first_rows_event() -> None:
+    """The second replica logs in with the primary's account, dumps with the client's server_id, and
+    the client's dump ends with the ERR a real 9.7 server sends it, right after the first rows event."""
+    injector = WireInjector(BY_NAME["second-replica"].action, SMALL_BINLOG.name, login=("root", ""))
+    packets = _packets(_wire(SMALL_BINLOG, injector))
+    err = ErrPacket.parse(packets[-1][2])
+    assert err.code == 1236 and err.message.startswith("A replica with the same server_uuid/server_id as this "
+                                                       "replica has connected to the source; the first event")
+    assert packets[-2][2][5] in ROWS_TYPES and _rows_index(packets) == len(packets) - 2
+    assert injector.dumps == 2 and "server_id 7" in injector.done[0]
+
+
 def test_cuts_end_the_connection_inside_a_packet_and_inside_an_event(work_dir: Path) -> None:
     wire = _wire(SMALL_BINLOG, WireInjector(BY_NAME["cut-mid-packet"].action, SMALL_BINLOG.name))
     n, _, payload = _packets(wire)[-1]
@@ -131,6 +149,36 @@ def test_cuts_end_the_connection_inside_a_packet_and_inside_an_event(work_dir: P
     binlog = binlog_for(fault.payload_size, work_dir)
     n, _, payload = _packets(_wire(binlog, WireInjector(fault.action, binlog.name)))[-1]
     assert n == len(payload) == MAX_PACKET and payload[5] == T.QUERY_EVENT  # a whole packet, not the event
+
+
+_DUMPER = """
+import struct, sys, pymysql
+conn = pymysql.connect(host=sys.argv[1], port=int(sys.argv[2]), user="root", password="", ssl_disabled=True)
+conn.query("SET @source_binlog_checksum = 'CRC32'")
+conn._execute_command(0x12, struct.pack("<IHI", 4, 1, 7) + sys.argv[3].encode())
+n = 0
+while chunk := conn._rfile.read(1 << 16):
+    n += len(chunk)
+print(n)
+"""
+
+
+def test_the_slow_reader_is_stopped_dropped_at_the_write_timeout_then_continued(work_dir: Path) -> None:
+    """The process at the other end is found, stopped while the 17 MiB event is written, the
+    connection closed after the write timeout, and the process continued: it reads what its
+    buffers held, then the end (fewer bytes than the dump)."""
+    fault = BY_NAME["slow-reader"]
+    binlog = binlog_for(fault.payload_size, work_dir)
+    injector = WireInjector(fault.action, binlog.name)
+    with BackgroundPrimary(ServeOptions([str(binlog)], port=0, quiet=True, wire_fault=injector)) as primary:
+        started = time.monotonic()
+        out = subprocess.run([sys.executable, "-c", _DUMPER, primary.host, str(primary.port), binlog.name],
+                             capture_output=True, text=True, timeout=60)
+        took = time.monotonic() - started
+    assert out.returncode == 0, out.stderr
+    assert injector.done and "net_write_timeout" in injector.done[0] and "(pid " in injector.done[0], injector.done
+    assert int(out.stdout) < binlog.stat().st_size
+    assert took >= fault.action.count  # it waited the write timeout out, stopped
 
 
 def test_heartbeats_checksums_and_trickle_on_the_wire() -> None:
@@ -158,7 +206,32 @@ def test_heartbeats_checksums_and_trickle_on_the_wire() -> None:
 def test_every_fault_has_an_expectation_and_a_distinct_name() -> None:
     assert len(BY_NAME) == len(CATALOGUE) >= 17
     assert {f.kind for f in CATALOGUE} == {Kind.LEGAL, Kind.ERROR}
-    assert all(f.action is not None or f.payload_size is not None for f in CATALOGUE if f.name != "healthy")
+    assert all(f.action is not None or f.payload_size is not None or f.crosses for f in CATALOGUE if f.name != "healthy")
+
+
+def test_a_flush_logs_fault_serves_a_real_servers_rotated_files_of_the_clients_flavor(work_dir: Path) -> None:
+    """Three files of one server, read in order; a client served MariaDB gets MariaDB's."""
+    for name, mysql, mariadb in (("flush-logs-9.7", "mysql-9.7", "mariadb-11.8"),
+                                 ("flush-logs-5.7", "mysql-5.7", "mariadb-10.5")):
+        for source, profile in ((SMALL_BINLOG, mysql), (MARIADB_BINLOG, mariadb)):
+            files = served_files(BY_NAME[name], work_dir, source)
+            assert [f.name for f in files] == ["binlog.000001", "binlog.000002", "binlog.000003"]
+            assert {f.parent.parent.name for f in files} == {profile}
+            # each file but the last ends with the Rotate FLUSH BINARY LOGS wrote, naming the next
+            for f, following in zip(files, files[1:]):
+                last = list(walk(f.read_bytes(), verify_checksums=False))[-1]
+                assert last.header.type_code == T.ROTATE_EVENT
+                assert following.name.encode() in f.read_bytes()[last.offset:]
+
+
+def test_the_expectation_across_files_is_their_events_in_order() -> None:
+    files = served_files(BY_NAME["flush-logs-5.7"], Path("."))
+    alone = [expectation_for(Case(f.name, f)) for f in files]
+    joined = across(alone)
+    assert joined.events == [e for x in alone for e in x.events]
+    assert [e["position"] for e in joined.events].count(4) == 3  # each file's Format_description
+    assert stream_end(joined) == files[-1].stat().st_size
+    assert across(alone[:1]) is alone[0]
 
 
 # -- real clients under every fault: the verdicts measured (docs/wire-faults.md) ----------------------
@@ -166,22 +239,30 @@ LEGAL_SAME = {f.name: Verdict.SAME for f in CATALOGUE if f.kind is Kind.LEGAL}
 ERRORS_FAIL = {"seq-id-skip": Verdict.CLEAN_FAILURE, "seq-id-repeat": Verdict.CLEAN_FAILURE,
                "err-mid-stream": Verdict.CLEAN_FAILURE, "cut-mid-packet": Verdict.CLEAN_FAILURE,
                "cut-mid-event": Verdict.CLEAN_FAILURE, "stall-mid-packet": Verdict.CLEAN_FAILURE,
-               "rotate-missing": Verdict.CLEAN_FAILURE}
+               "rotate-missing": Verdict.CLEAN_FAILURE, "slow-reader": Verdict.CLEAN_FAILURE,
+               "second-replica": Verdict.CLEAN_FAILURE}
 MEASURED: dict[str, dict[str, Verdict]] = {
     # resumes after a cut (pymysqlreplication reconnects at its last log_pos): nothing lost, nothing twice;
     # does not check CRC32; no read timeout: a silent primary holds it forever
     "python-mysql-replication": {**LEGAL_SAME, **ERRORS_FAIL, "cut-mid-packet": Verdict.SAME,
-                                 "cut-mid-event": Verdict.SAME, "flipped-checksum": Verdict.UNNOTICED,
-                                 "stall-mid-packet": Verdict.HANG},
+                                 "cut-mid-event": Verdict.SAME, "slow-reader": Verdict.SAME,
+                                 "flipped-checksum": Verdict.UNNOTICED,
+                                 "stall-mid-packet": Verdict.HANG,
+                                 # 9.7's Previous_gtids (pmr-8), in the first file already
+                                 "flush-logs-9.7": Verdict.CRASH},
     # copies an event with a wrong CRC32 as received, exit 0; waits on a silent primary past the limit
     "mysqlbinlog-raw": {**LEGAL_SAME, **ERRORS_FAIL, "flipped-checksum": Verdict.UNNOTICED,
-                        "stall-mid-packet": Verdict.HANG},
+                        "stall-mid-packet": Verdict.HANG, "second-replica": Verdict.SAME},  # never injected
     # the mysql driver ignores sequence ids; CRC32 not checked; the stall ends when the primary's idle
     # timeout (5 s in stream_serving) closes zongji's other, idle connection (4031)
     "zongji-vlasky": {**LEGAL_SAME, **ERRORS_FAIL, "seq-id-skip": Verdict.UNNOTICED,
                       "seq-id-repeat": Verdict.UNNOTICED, "flipped-checksum": Verdict.UNNOTICED},
 }
 LIMIT = 15  # seconds per fault before a client counts as hung (the 17 MiB events take about 1 s)
+
+
+# mysqlbinlog dumps with server_id 0, which no replica matches (wf-mysqlbinlog-server-id-0)
+NEVER_INJECTED = {"mysqlbinlog-raw": {"second-replica"}}
 
 
 def _assert_measured(client, work_dir: Path) -> None:
@@ -193,7 +274,7 @@ def _assert_measured(client, work_dir: Path) -> None:
             got[fault.name] = r.verdict
             assert r.verdict is not Verdict.INVENTED, r
             if fault.action is not None:
-                assert r.injected, f"{fault.name}: the fault was never injected"
+                assert bool(r.injected) != (fault.name in NEVER_INJECTED.get(client.label, set())), r
             if r.verdict is Verdict.SAME and fault.resumable:
                 assert r.dumps == 2, r  # it did reconnect
     finally:

@@ -86,10 +86,14 @@ def _reader(source: StreamSource) -> Any:
     else:
         is_mariadb, gtid = _mariadb_start(settings, source)
     heartbeat = source.heartbeat_period if source.mode == HEARTBEATS else None
+    # end_log_pos is a position in whatever file the stream is in (the library stops at the first
+    # log_pos past it): given only when the stream ends in the file it starts in; parse_stream
+    # stops at the end in its file either way
+    end_log_pos = source.end_position if (source.end_file or source.file) == source.file else 0
     return BinLogStreamReader(
         connection_settings=settings, server_id=random.randint(0x10000, 0x7FFFFFFF),
         log_file=log_file, log_pos=log_pos, resume_stream=True,
-        end_log_pos=source.end_position or None, blocking=False,
+        end_log_pos=end_log_pos or None, blocking=False,
         only_events=list(every_event_class(pymysqlreplication)), filter_non_implemented_events=False,
         annotate_rows_event=True, is_mariadb=is_mariadb, auto_position=gtid, slave_heartbeat=heartbeat)
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import struct
 import threading
+import time
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,6 +49,8 @@ BIN_LOG_HEADER_SIZE = 4
 BINLOG_DUMP_NON_BLOCK = 0x01
 BINLOG_THROUGH_GTID = 0x04  # MySQL COM_BINLOG_DUMP_GTID
 ER_MASTER_FATAL_ERROR_READING_BINLOG = 1236
+SUPERSEDED_POLL = 0.5  # seconds between checks, at the end, for a second dump of the same replica
+ER_SLAVE_SAME_ID = 4052  # MariaDB's code for the dump a second one of the same replica ended
 MAX_EVENT_SIZE = 1 << 30  # the server's PACKET_MAX_SIZE
 _ST_CREATED_OFFSET = V4_HEADER_LEN + 2 + 50
 _U32 = struct.Struct("<I")
@@ -72,6 +75,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     "too_large": {"mysql": "log event entry exceeded max_allowed_packet; Increase max_allowed_packet on master",
                   "mariadb": "log event entry exceeded max_allowed_packet; Increase max_allowed_packet on master"},
     "shutdown": {"mysql": "Server shutdown in progress", "mariadb": "Server shutdown in progress"},
+    # a second dump of the same replica (running_dumps.py), as 5.7, 9.7 and MariaDB 11.8 word it
+    "same_id": {"mysql": "A slave with the same server_uuid/server_id as this slave has connected to the master",
+                "mysql-newer": "A replica with the same server_uuid/server_id as this replica has connected to the "
+                               "source",
+                "mariadb": "A slave with the same server_id is already connected"},
     # send_event_to_slave: Gtid_log_event::make_compatible_event failed (mariadb.GtidNotReplaceable)
     "gtid_not_replaceable": {"mysql": "", "mariadb": "Failed to replace GTID event with backwards-compatible "
                                                      "event: corrupt event."},
@@ -99,7 +107,11 @@ def frame_problem(header: bytes, left: int) -> str | None:
 
 
 class DumpError(Exception):
-    """Ends the dump with ERR 1236 and this message."""
+    """Ends the dump with ERR `code` (1236 but for MariaDB's ER_SLAVE_SAME_ID) and this message."""
+
+    def __init__(self, message: str, code: int = ER_MASTER_FATAL_ERROR_READING_BINLOG) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 class GtidStartError(DumpError):
@@ -284,8 +296,10 @@ class BinlogSender:
     def __init__(self, io: PacketIO, logs: ServedLogs, req: DumpRequest, opts: DumpOptions,
                  stop: threading.Event, log: Callable[[str], None],
                  group: tuple[ClientGroups, str] | None = None,
-                 starts: list[tuple[str, int]] | None = None) -> None:
+                 starts: list[tuple[str, int]] | None = None,
+                 superseded: threading.Event | None = None) -> None:
         self.io, self.logs, self.req, self.opts, self.stop, self.log = io, logs, req, opts, stop, log
+        self.superseded = superseded  # set when a second dump of the same replica starts (running_dumps.py)
         self.starts = starts  # where each dump started, (file, position), appended as it starts
         self.group = group  # the client group this dump reads for (client_groups.py), and its name
         self.file_index = 0
@@ -311,23 +325,25 @@ class BinlogSender:
             self._run()
         except DumpError as e:
             self.log(f"dump error: {e}")
-            self.io.write(ErrPacket(ER_MASTER_FATAL_ERROR_READING_BINLOG, str(e)).encode())
+            self.io.write(ErrPacket(e.code, str(e)).encode())
             self.io.flush()
 
     # -- messages -------------------------------------------------------------------------------
     def _text(self, key: str) -> str:
-        text = MESSAGES[key][self.opts.flavor]
-        return text.replace("master", "source").replace("Slave", "Replica") if self.opts.newer_names else text
+        texts = MESSAGES[key]
+        if self.opts.newer_names:
+            return texts.get("mysql-newer") or texts["mysql"].replace("master", "source").replace("Slave", "Replica")
+        return texts[self.opts.flavor]
 
     def _error(self, key: str) -> DumpError:
         return DumpError(self._text(key))
 
-    def _detailed(self, message: str) -> DumpError:
+    def _detailed(self, message: str, code: int = ER_MASTER_FATAL_ERROR_READING_BINLOG) -> DumpError:
         """Once a file is open the server adds where it was (MariaDB: base names; MySQL: index names)."""
         shown = self.file_name if self.opts.flavor == "mariadb" else f"./{self.file_name}"
         return DumpError(f"{message}; the first event '{self.req.file}' at {self.req.pos}, the last event read "
                          f"from '{shown}' at {self.last_event_end}, the last byte read from '{shown}' at "
-                         f"{self.read_pos}.")
+                         f"{self.read_pos}.", code)
 
     def _impossible_position(self) -> DumpError:
         """MariaDB's check_start_offset text."""
@@ -405,7 +421,7 @@ class BinlogSender:
             except GtidStartError:
                 raise
             except DumpError as e:
-                raise self._detailed(str(e)) from None
+                raise self._detailed(str(e), e.code) from None
             if i + 1 < len(self.logs.files):
                 i, start = i + 1, BIN_LOG_HEADER_SIZE
                 continue
@@ -563,6 +579,7 @@ class BinlogSender:
             self.events_sent += 1
             if self.stop.is_set():
                 raise self._error("shutdown")
+            self._check_superseded()
             if self.opts.heartbeat_ns > 0 and (self.file_name, pos) in self.opts.heartbeats_after:
                 # idle there for a period: Binlog_sender::wait_new_events sends a heartbeat
                 self.io.write(b"\0" + self._heartbeat(self.file_name, pos, crc))
@@ -575,11 +592,27 @@ class BinlogSender:
         v2 = self.opts.mysql_heartbeat_v2 and self.req.flags & USE_HEARTBEAT_EVENT_V2
         return (heartbeat_v2 if v2 else heartbeat)(name, log_pos, self.opts.server_id, crc)
 
+    def _check_superseded(self) -> None:
+        """A second dump of this replica started (running_dumps.py): end this one as the server does."""
+        if self.superseded is not None and self.superseded.is_set():
+            raise DumpError(self._text("same_id"), ER_SLAVE_SAME_ID if self.opts.flavor == "mariadb"
+                            else ER_MASTER_FATAL_ERROR_READING_BINLOG)
+
     def _wait_with_heartbeats(self, name: str, end: int) -> None:
+        """Wait at the end for the client to leave, a heartbeat each period it asked for; checked
+        every SUPERSEDED_POLL seconds for a second dump of the same replica."""
         period = self.opts.heartbeat_ns / 1e9 if self.opts.heartbeat_ns > 0 else 1.0
+        next_beat = time.monotonic() + period
         while not self.stop.is_set():
-            if self.io.client_left(period):
+            if self.io.client_left(max(0.0, min(next_beat - time.monotonic(), SUPERSEDED_POLL))):
                 return
+            try:
+                self._check_superseded()
+            except DumpError as e:
+                raise self._detailed(str(e), e.code) from None
+            if time.monotonic() < next_beat:
+                continue
+            next_beat = time.monotonic() + period
             if self.opts.heartbeat_ns > 0:
                 self.io.write(b"\0" + self._heartbeat(name, end, self._crc_on()))
                 self.io.flush()

@@ -375,11 +375,18 @@ def _dump(s: Session, what: str, req: DumpRequest) -> None:
                        _number(_user_var(s, "mariadb_slave_capability") or 0), st.logs.version,
                        st.options.heartbeats_after)
     s.log(f"{what} file='{req.file}' pos={req.pos} flags={req.flags:#x} server_id={req.server_id}")
-    io = st.options.wire_fault.wrap(s.io) if st.options.wire_fault is not None else s.io
-    sender = BinlogSender(io, st.logs, req, opts, st.stop, s.log, (st.groups, s.user), st.dump_starts)
+    uuid = str(_user_var(s, "replica_uuid") or _user_var(s, "slave_uuid") or "")
+    io = st.options.wire_fault.wrap(s.io, (req.server_id, uuid)) if st.options.wire_fault is not None else s.io
+    running, older = st.dumps.start(req.server_id, uuid, st.logs.flavor == "mysql")
+    if older is not None:
+        s.log(f"a dump of the same replica (server_id={req.server_id}{f', uuid {uuid}' if uuid else ''}) "
+              "was running: it is ended")
+    sender = BinlogSender(io, st.logs, req, opts, st.stop, s.log, (st.groups, s.user), st.dump_starts,
+                          running.superseded)
     try:
         sender.run()
     finally:
+        st.dumps.end(running)
         s.log(f"dump ended after {sender.events_sent} events")
     raise EndSession()  # the server ends the connection after a dump (dispatch_command)
 

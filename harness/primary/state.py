@@ -14,6 +14,7 @@ from oracle.wire import packets as wp
 from . import auth
 from .auth import Keys
 from .client_groups import ClientGroups
+from .running_dumps import RunningDumps
 from .resultset import Value
 from .served import ServedLogs, load
 from .variables import system_variables
@@ -79,6 +80,7 @@ class ServerState:
     # where each dump started, (file, position): a GTID dump starts where the server finds it
     # (MariaDB 11.4+ at its GTID index), which the runner compares from (stream_modes.py)
     dump_starts: list[tuple[str, int]] = field(default_factory=list)
+    dumps: RunningDumps = field(default_factory=RunningDumps)  # one per replica (running_dumps.py)
     _cache: set[str] = field(default_factory=set)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 

@@ -1,16 +1,22 @@
 """The binlogs the faults are served from, made at run time from a real corpus binlog: the small
-one as committed, and copies with one Query event of a chosen size, so that the packet payload
-(0x00 + event) lands at and around the 16 MB split (0xFFFFFF)."""
+one as committed, copies with one Query event of a chosen size, so that the packet payload
+(0x00 + event) lands at and around the 16 MB split (0xFFFFFF), and, for the faults production
+meets, a real server's rotated files as committed."""
 from __future__ import annotations
 
+import json
 import struct
 import zlib
+from dataclasses import replace
 from pathlib import Path
 
 from oracle.checksum import ChecksumAlg
 from oracle.framing import walk
 
+from ..corpus import CASE_FILE
+from ..expectations import Expectation
 from ..packaged import corpus_dir
+from .catalogue import Fault
 
 CORPUS = corpus_dir()
 # MySQL 9.7, CRC32, 48 events of DDL and DML (rows of three kinds): small enough to trickle
@@ -54,3 +60,29 @@ def binlog_for(payload_size: int | None, work_dir: Path, src: Path = SMALL_BINLO
         d.mkdir(parents=True, exist_ok=True)
         with_big_query(src, dst, payload_size - 1)  # the payload is 0x00 + the event
     return dst
+
+
+def flavor_of(source: Path) -> str:
+    """"mariadb" for a corpus binlog of a MariaDB profile (corpus/mariadb-11.8/...), else "mysql"."""
+    return "mariadb" if source.parent.parent.name.startswith("mariadb") else "mysql"
+
+
+def served_files(fault: Fault, work_dir: Path, source: Path = SMALL_BINLOG) -> list[Path]:
+    """The binlogs a client is served under `fault`, in the order the dump reads them: a fault that
+    crosses files gets its corpus case of the flavor of `source` (the client's binlog), whole;
+    any other one file, `binlog_for`'s. Raises KeyError when the fault has no case of that flavor."""
+    if not fault.crosses:
+        return [binlog_for(fault.payload_size, work_dir, source)]
+    case_dir = CORPUS / dict(fault.crosses)[flavor_of(source)]
+    return [case_dir / str(name) for name in json.loads((case_dir / CASE_FILE).read_text())["files"]]
+
+
+def across(expectations: list[Expectation]) -> Expectation:
+    """The expectation of a stream that reads files one after the other: their events in order
+    (each at its own file's positions, as a client reports them), or the first file's problem or
+    error (the stream cannot get past it)."""
+    first_bad = next((x for x in expectations if x.problem is not None or x.error is not None), None)
+    if first_bad is not None or len(expectations) == 1:
+        return first_bad or expectations[0]
+    return replace(expectations[-1], events=[e for x in expectations for e in x.events],
+                   event_types=sorted({t for x in expectations for t in x.event_types}))

@@ -43,6 +43,10 @@ class Fault:
     payload_size: int | None = None  # serve a binlog with one event of this packet payload (0x00 + event)
     resumable: bool = False  # the connection is lost: a client that resumes must lose nothing
     noticeable: bool = False  # every byte arrives, but one is wrong: reporting all is "unnoticed"
+    # Production faults served from real files: the corpus cases ("profile/case") whose binlogs the
+    # dump reads across, first to last, one per flavor ("mysql", "mariadb"): a client is served the
+    # one of the flavor it is served anyway (binlogs.py, served_files)
+    crosses: tuple[tuple[str, str], ...] = ()
 
     @property
     def expectation(self) -> str:
@@ -92,8 +96,23 @@ CATALOGUE: tuple[Fault, ...] = (
     Fault("stall-mid-packet", "the first rows event's packet: header and half its payload, then silence on the "
           "open connection, what the client sends left unanswered (up to 300 s: longer than any client's "
           "liveness is judged)", Kind.ERROR, WireAction("stall_mid_packet", count=300), resumable=True),
+    Fault("slow-reader", "the client's process stopped (SIGSTOP: a long GC pause, a blocked consumer) as the 17 MiB "
+          "event is written; the primary's write waits net_write_timeout (5 s here), closes the connection as a "
+          "server's dump thread does (no ERR), then the client goes on (SIGCONT)", Kind.ERROR,
+          WireAction("slow_reader", at="first_big", count=5), payload_size=17 * 2**20 + 1, resumable=True),
+    Fault("second-replica", "a second replica with the client's server_id starts a dump before the first rows event "
+          "(a clone of the client's host, its configuration copied); the primary ends the client's dump with the ERR a "
+          "real server sends: 1236 'A replica with the same server_uuid/server_id as this replica has connected to "
+          "the source' (MariaDB: 4052)", Kind.ERROR, WireAction("second_replica")),
     Fault("flipped-checksum", "the first rows event with its CRC32 inverted (the client announced CRC32)",
           Kind.ERROR, WireAction("flip_checksum"), noticeable=True),
+    Fault("flush-logs-9.7", "the dump reads across two FLUSH BINARY LOGS of a real MySQL 9.7 server (MariaDB 11.8 "
+          "to a client that refuses MySQL), binlog.000001 to .000003: each file's closing Rotate, then the next "
+          "file's artificial Rotate, Format_description and Previous_gtids (Gtid_list), as the server sends them",
+          Kind.LEGAL, crosses=(("mysql", "mysql-9.7/rotation--row"), ("mariadb", "mariadb-11.8/rotation--row"))),
+    Fault("flush-logs-5.7", "as flush-logs-9.7, of a real MySQL 5.7 server (MariaDB 10.5 to a client that refuses "
+          "MySQL)", Kind.LEGAL,
+          crosses=(("mysql", "mysql-5.7/rotation--row"), ("mariadb", "mariadb-10.5/rotation--row"))),
     Fault("rotate-missing", "a Rotate to binlog.999999 (no such file) in place of the first rows event, "
           "then ERR 1236 'could not find next log'", Kind.ERROR, WireAction("rotate_missing")),
 )

@@ -39,7 +39,9 @@ def render(results: list[dict[str, Any]], pin_dir: Path = PIN_DIR) -> list[str]:
     clients = list(dict.fromkeys(r["client"] for r in results))
     faults = [f.name for f in CATALOGUE if any(r["fault"] == f.name for r in results)]
     cell = {(r["client"], r["fault"]): pins.NOT_INJECTED if r.get("never_injected") else r["verdict"] for r in results}
-    served = {r["client"]: r.get("served", "") for r in results}
+    served: dict[str, str] = {}  # what a client is served by default (the flush-logs faults: their own cases)
+    for r in results:
+        served.setdefault(r["client"], r.get("served", ""))
     lines = ["| client | served | " + " | ".join(f"`{f}`" for f in faults) + " |", "|---|---|" + "---|" * len(faults)]
     causes: dict[tuple[str, str], list[str]] = defaultdict(list)
     for client in clients:

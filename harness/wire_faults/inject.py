@@ -20,6 +20,8 @@ from oracle.wire.packets import HEADER_LEN, MAX_PACKET, encode_packets
 from ..primary.conn import FLUSH_AT, ClientGone, PacketIO
 from ..primary.dump import DumpError, artificial_event, checksum_of_fde, heartbeat, rotate_body
 from .catalogue import WireAction
+from . import second_replica
+from .peer import client_pid, process_name, stopped
 
 ROWS_TYPES = frozenset(t for t in T if "ROWS" in t.name and t is not T.ROWS_QUERY_LOG_EVENT)
 MISSING_FILE = "binlog.999999"
@@ -44,8 +46,11 @@ class FaultyIO:
     here: the fault runs serve at most a few such events, one connection at a time)."""
 
     def __init__(self, io: PacketIO, action: WireAction, file_name: str, record: Callable[[str], None],
-                 added: Callable[[tuple[int, int]], None]) -> None:
+                 added: Callable[[tuple[int, int]], None], replica: tuple[int, str] = (0, ""),
+                 login: tuple[str, str] = ("root", "")) -> None:
         self.io, self.action, self.file_name, self.record, self.added = io, action, file_name, record, added
+        self.replica = replica  # the client's identity as the primary matches replicas: server_id, UUID
+        self.login = login  # the primary's account
         self.crc = False
         self.server_id = 0  # the served Format_description's, for the events made here
         self.last_log_pos = 4
@@ -223,6 +228,47 @@ def _rotate_missing(io: FaultyIO, payload: bytes) -> None:
     raise DumpError(NEXT_LOG_ERROR)
 
 
+def _slow_reader(io: FaultyIO, payload: bytes) -> None:
+    """The client's process stopped while the event is written, so that nothing reads it: the
+    write waits the primary's net_write_timeout (`count` seconds, for this dump), then the
+    connection is closed as a server's dump thread closes it (no ERR: writing is what failed), and
+    only then does the client go on, to find what its buffers hold and the end."""
+    pid = client_pid(io.io.sock)
+    if pid is None:  # nothing recorded: the run shows the fault as never injected
+        io.send(payload)
+        return
+    who = f"{process_name(pid)} (pid {pid})"
+    io.io.write_timeout = io.action.count
+    with stopped(pid):
+        try:
+            io.send(payload)
+            io.io.flush()
+        except ClientGone as e:
+            if not e.timed_out:
+                raise
+            io.cut(f"{who} stopped as {_type_name(payload)} ({len(payload)} payload bytes) was written: nothing "
+                   f"read for {io.action.count} s (net_write_timeout), the connection closed, then {who} continued")
+    io.record(f"{who} stopped and continued: {_type_name(payload)} was sent within net_write_timeout")
+
+
+def _second_replica(io: FaultyIO, payload: bytes) -> None:
+    """Before the event, a second replica with the client's identity (its server_id, and its
+    replica UUID when it sent one) starts a dump of its own (second_replica.py); the primary then
+    ends the client's at its next check, after this event, with the ERR a real server sends
+    (harness/primary/running_dumps.py)."""
+    server_id, uuid = io.replica
+    if not server_id and not uuid:  # never matched: nothing recorded, the run shows it never injected
+        io.send(payload)
+        return
+    host, port = io.io.sock.getsockname()[:2]
+    problem = second_replica.start(host, port, io.login, server_id, uuid, io.file_name)
+    if problem is not None:
+        raise DumpError(f"wire fault second-replica: {problem}")
+    who = f"server_id {server_id}" + (f" and the client's replica UUID {uuid}" if uuid else "")
+    io.record(f"a second replica with {who} began a dump before {_type_name(payload)}")
+    io.send(payload)
+
+
 ACTIONS: dict[str, Callable[[FaultyIO, bytes], None]] = {
     "heartbeat_after": _heartbeat_after,
     "heartbeats_before": _heartbeats_before,
@@ -234,6 +280,8 @@ ACTIONS: dict[str, Callable[[FaultyIO, bytes], None]] = {
     "stall_mid_packet": _stall_mid_packet,
     "flip_checksum": _flip_checksum,
     "rotate_missing": _rotate_missing,
+    "slow_reader": _slow_reader,
+    "second_replica": _second_replica,
 }
 
 
@@ -242,8 +290,10 @@ class WireInjector:
     verdict can say whether the client was ever given the fault; `added`, the (position, size) of
     events the fault put on the wire (a client that reports them invents nothing)."""
 
-    def __init__(self, action: WireAction, file_name: str, log: Callable[[str], None] | None = None) -> None:
+    def __init__(self, action: WireAction, file_name: str, log: Callable[[str], None] | None = None,
+                 login: tuple[str, str] = ("root", "")) -> None:
         self.action, self.file_name, self.log = action, file_name, log
+        self.login = login  # the primary's account, for what the fault connects itself (second-replica)
         self.dumps = 0
         self.done: list[str] = []
         self.added: list[tuple[int, int]] = []
@@ -254,8 +304,11 @@ class WireInjector:
         if self.log is not None:
             self.log(f"wire fault: {what}")
 
-    def wrap(self, io: PacketIO) -> PacketIO | FaultyIO:
+    def wrap(self, io: PacketIO, replica: tuple[int, str] = (0, "")) -> PacketIO | FaultyIO:
+        """The dump's writer: faulty for the first dump (`replica`: its server_id and replica UUID)."""
         with self._lock:
             self.dumps += 1
             first = self.dumps == 1
-        return FaultyIO(io, self.action, self.file_name, self._record, self.added.append) if first else io
+        if not first:
+            return io
+        return FaultyIO(io, self.action, self.file_name, self._record, self.added.append, replica, self.login)

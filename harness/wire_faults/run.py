@@ -21,8 +21,8 @@ from ..corpus import Case
 from ..expectations import expectation_for
 from ..plugins.protocol import STREAM
 from ..runner import Target, reply_for
-from ..stream_serving import served, stream_expectation
-from .binlogs import SMALL_BINLOG, binlog_for
+from ..stream_serving import PASSWORD, USER, served, stream_expectation
+from .binlogs import SMALL_BINLOG, across, served_files
 from .catalogue import HEALTHY, Fault
 from .inject import WireInjector
 from .verdict import Judged, Verdict, acceptable, baseline_diffs, judge_copy, judge_reply
@@ -52,7 +52,8 @@ class Client(Protocol):
     label: str
     source: Path | None  # the binlog this client is served (None: the run's)
 
-    def judge(self, fault: Fault, case: Case, injector: WireInjector | None) -> Judged: ...
+    def judge(self, fault: Fault, files: list[Path], injector: WireInjector | None) -> Judged:
+        """Served `files` (binlogs.served_files: the dump starts in the first, ends in the last)."""
     def close(self) -> None: ...
 
 
@@ -69,12 +70,13 @@ class StreamParser:
     def label(self) -> str:
         return self.target.label
 
-    def judge(self, fault: Fault, case: Case, injector: WireInjector | None) -> Judged:
+    def judge(self, fault: Fault, files: list[Path], injector: WireInjector | None) -> Judged:
         hello = self.target.testee.hello()
         if hello is not None and hello.transport != STREAM:
             return Judged(Verdict.UNAVAILABLE, "not a stream parser (it reads files)")
-        expectation = expectation_for(case)
-        reply = reply_for(self.target, case, expectation, injector)
+        case = _case(fault, files[0])
+        expectation = across([expectation_for(_case(fault, f)) for f in files])
+        reply = reply_for(self.target, case, expectation, injector, end_file=files[-1].name)
         caps = hello.capabilities if hello is not None else None
         if caps is None:
             return Judged(Verdict.UNAVAILABLE, reply.detail)
@@ -104,44 +106,50 @@ class RawCopier:
     def label(self) -> str:
         return f"{self.tool}-raw"
 
-    def judge(self, fault: Fault, case: Case, injector: WireInjector | None) -> Judged:
+    def judge(self, fault: Fault, files: list[Path], injector: WireInjector | None) -> Judged:
+        """Its copies of `files` against them, as one run of bytes (a copy that stops in the
+        first file has no later ones: the run of the copies is then a prefix)."""
         if not docker_env.image_exists(self.image):
             return Judged(Verdict.UNAVAILABLE, f"image {self.image} not present (python -m generators images build)")
         out = self.work_dir / f"copy-{fault.name}"
         shutil.rmtree(out, ignore_errors=True)
         out.mkdir(parents=True)
-        with served(case, 0, injector) as src:
+        with served(_case(fault, files[0]), 0, injector) as src:
             remote = [self.tool, "--read-from-remote-server", "--raw", "--to-last-log", f"-h{src.host}",
                       f"-P{src.port}", f"-u{src.user}", f"-p{src.password}", src.file]
             proc = run_against_server(self.image, remote, out, self.timeout + 60, self.timeout)
-        copy = out / case.path.name
-        copied = copy.read_bytes() if copy.is_file() else b""
+        copied = b"".join((out / f.name).read_bytes() for f in files if (out / f.name).is_file())
         lines = [ln for ln in proc.stderr.decode(errors="replace").splitlines() if ln.strip() and "Warning" not in ln]
         message = lines[-1].strip() if lines else "(no message)"
         if proc.returncode == DOCKER_FAILED:
             return Judged(Verdict.UNAVAILABLE, f"docker run failed: {message}")
         hung = proc.returncode in HUNG_EXITS
-        return judge_copy(fault, case.path.read_bytes(), copied, proc.returncode, message, hung)
+        return judge_copy(fault, b"".join(f.read_bytes() for f in files), copied, proc.returncode, message, hung)
 
     def close(self) -> None:
         pass
 
 
+def _case(fault: Fault, path: Path) -> Case:
+    return Case(f"wire-fault/{fault.name}", path)
+
+
 def run_fault(fault: Fault, client: Client, work_dir: Path, source: Path = SMALL_BINLOG) -> FaultResult:
-    """One client under one fault, served from `source` (or a copy of it with the fault's big event);
-    a client with a source of its own is served that."""
+    """One client under one fault, served from `source` (or a copy of it with the fault's big event,
+    or the real rotated files of its flavor, binlogs.served_files); a client with a source of its
+    own is served that."""
     started = time.monotonic()
     source = client.source or source
-    path = binlog_for(fault.payload_size, work_dir, source)
-    injector = WireInjector(fault.action, path.name) if fault.action is not None else None
-    judged = client.judge(fault, Case(f"wire-fault/{fault.name}", path), injector)
+    files = served_files(fault, work_dir, source)
+    injector = WireInjector(fault.action, files[0].name, login=(USER, PASSWORD)) if fault.action is not None else None
+    judged = client.judge(fault, files, injector)
     ok, detail = acceptable(judged.verdict, fault), judged.detail
     never = injector is not None and not injector.done and judged.verdict is not Verdict.UNAVAILABLE
     if never:
         ok, detail = False, f"the fault was never injected (the client stopped before it): {detail}"
     return FaultResult(fault.name, client.label, judged.verdict, ok, detail,
                        injector.done if injector is not None else [], injector.dumps if injector is not None else 0,
-                       round(time.monotonic() - started, 2), never, f"{source.parent.parent.name}/{source.parent.name}")
+                       round(time.monotonic() - started, 2), never, f"{files[0].parent.parent.name}/{files[0].parent.name}")
 
 
 def run(faults: list[Fault], clients: list[Client], work_dir: Path, source: Path = SMALL_BINLOG,
@@ -153,7 +161,7 @@ def run(faults: list[Fault], clients: list[Client], work_dir: Path, source: Path
     faults = [HEALTHY, *(f for f in faults if f is not HEALTHY)]
     for src in {c.source or source for c in clients}:  # the big binlogs are made once, before clients share them
         for fault in faults:
-            binlog_for(fault.payload_size, work_dir, src)
+            served_files(fault, work_dir, src)
     done: list[FaultResult] = []
     total = len(faults) * len(clients)
     lock = threading.Lock()

@@ -27,7 +27,7 @@ def with_wire_fault(opts: ServeOptions, name: str, work_dir: Path) -> ServeOptio
                              f"give one binlog file, not {len(files)}")
         paths = [str(binlog_for(fault.payload_size, work_dir, files[0].path))]
     first = served_logs(replace(opts, paths=paths)).files[0].name
-    injector = WireInjector(fault.action, first, _log) if fault.action is not None else None
+    injector = WireInjector(fault.action, first, _log, (opts.user, opts.password)) if fault.action is not None else None
     return replace(opts, paths=paths, wire_fault=injector)
 
 
