@@ -66,3 +66,11 @@ def test_past_n_only_an_idle_machine_starts_one_more_and_never_past_m() -> None:
     assert jobs._room(args, 4, Idle(0.9), time.monotonic()) is None  # the last start still settling
     assert jobs._room(args, 6, Idle(0.9), long_ago) is None  # M reached
     assert jobs._room(argparse.Namespace(jobs=4, max_jobs=2), 4, Idle(0.9), long_ago) is None  # M <= N
+
+
+def test_progress_counts_cases_not_the_lines_of_other_stream_modes(tmp_path: Path) -> None:
+    """A stream testee's mode cases add a line per mode: progress must not pass the case total."""
+    lines = [CaseResult("c1", "p", Outcome.PASS, mode=m) for m in ("position", "gtid", "current", "heartbeats")]
+    lines += [CaseResult("c2", "p", Outcome.PASS, mode="position"), CaseResult("f1", "p", Outcome.PASS)]
+    (tmp_path / jobs.RESULTS).write_text("".join(json.dumps(r.to_json(), ensure_ascii=False) + "\n" for r in lines))
+    assert jobs.Job(spec("p"), tmp_path).done_cases() == 3
