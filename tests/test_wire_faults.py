@@ -23,10 +23,11 @@ from harness.runner import Target
 from harness.corpus import Case
 from harness.expectations import expectation_for
 from harness.stream_serving import stream_end
-from harness.wire_faults.binlogs import MARIADB_BINLOG, SMALL_BINLOG, across, binlog_for, served_files
+from harness.wire_faults.binlogs import CORPUS, MARIADB_BINLOG, SMALL_BINLOG, across, binlog_for, served_files
 from harness.wire_faults.catalogue import BY_NAME, CATALOGUE, Kind
 from harness.wire_faults.inject import MISSING_FILE, ROWS_TYPES, WireInjector
 from harness.wire_faults.run import RawCopier, StreamParser, run_fault
+from harness.wire_faults.serving import with_wire_fault
 from harness.wire_faults.verdict import Verdict
 from oracle.event_types import EventType as T
 from oracle.framing import walk
@@ -222,6 +223,13 @@ def test_a_flush_logs_fault_serves_a_real_servers_rotated_files_of_the_clients_f
                 last = list(walk(f.read_bytes(), verify_checksums=False))[-1]
                 assert last.header.type_code == T.ROTATE_EVENT
                 assert following.name.encode() in f.read_bytes()[last.offset:]
+
+
+def test_serve_with_a_flush_logs_fault_serves_its_rotated_files_of_the_binlogs_flavor(work_dir: Path) -> None:
+    """`harness serve --wire-fault flush-logs-5.7 B` serves the fault's own case, as the runs do."""
+    for given, case in ((SMALL_BINLOG, "mysql-5.7/rotation--row"), (MARIADB_BINLOG, "mariadb-10.5/rotation--row")):
+        opts = with_wire_fault(ServeOptions([str(given)], port=0), "flush-logs-5.7", work_dir)
+        assert opts.paths == [str(CORPUS / case)] and opts.wire_fault is None
 
 
 def test_the_expectation_across_files_is_their_events_in_order() -> None:

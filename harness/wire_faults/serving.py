@@ -10,17 +10,20 @@ from pathlib import Path
 
 from ..primary.served import ServeError
 from ..primary.state import ServeOptions, served_logs
-from .binlogs import binlog_for
+from .binlogs import binlog_for, served_files
 from .catalogue import BY_NAME
 from .inject import WireInjector
 
 
 def with_wire_fault(opts: ServeOptions, name: str, work_dir: Path) -> ServeOptions:
     """opts serving fault `name`. A fault of size (an event of 16 MB and so on) serves a copy of
-    the one binlog given, with one big Query event added, made in work_dir. Raises ServeError."""
+    the one binlog given, with one big Query event added, made in work_dir; a fault that crosses
+    files (flush-logs) serves its own corpus case of the given binlog's flavor. Raises ServeError."""
     fault = BY_NAME[name]
     paths = opts.paths
-    if fault.payload_size is not None:
+    if fault.crosses:  # its own real rotated files, of the flavor of the binlog given
+        paths = [str(served_files(fault, work_dir, served_logs(opts).files[0].path)[0].parent)]
+    elif fault.payload_size is not None:
         files = served_logs(opts).files
         if len(files) != 1:
             raise ServeError(f"--wire-fault {name} adds an event of {fault.payload_size} bytes to one binlog: "
