@@ -34,15 +34,6 @@ def build_distributions(out: Path) -> tuple[Path, Path]:
     return sdist, wheel
 
 
-def make_venv(where: Path, wheel: Path) -> Path:
-    """A fresh virtual environment with the wheel installed; its bin directory."""
-    subprocess.run([sys.executable, "-m", "venv", str(where)], check=True, env=clean_env())
-    bin_dir = where / "bin"
-    subprocess.run([str(bin_dir / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                    str(wheel)], check=True, capture_output=True, env=clean_env())
-    return bin_dir
-
-
 def example_project(where: Path) -> Path:
     """A parser project of its own: the Node header parser and its expected-failures file, in a
     directory with nothing of the checkout in it."""

@@ -20,8 +20,6 @@ from oracle.wire.packets import HEADER_LEN, MAX_PACKET, encode_packets
 from ..primary.conn import FLUSH_AT, ClientGone, PacketIO
 from ..primary.dump import DumpError, artificial_event, checksum_of_fde, heartbeat, rotate_body
 from .catalogue import WireAction
-from . import second_replica
-from .peer import client_pid, process_name, stopped
 
 ROWS_TYPES = frozenset(t for t in T if "ROWS" in t.name and t is not T.ROWS_QUERY_LOG_EVENT)
 MISSING_FILE = "binlog.999999"
@@ -233,6 +231,7 @@ def _slow_reader(io: FaultyIO, payload: bytes) -> None:
     write waits the primary's net_write_timeout (`count` seconds, for this dump), then the
     connection is closed as a server's dump thread closes it (no ERR: writing is what failed), and
     only then does the client go on, to find what its buffers hold and the end."""
+    from .peer import client_pid, process_name, stopped  # psutil: the servers extra, not the base install
     pid = client_pid(io.io.sock)
     if pid is None:  # nothing recorded: the run shows the fault as never injected
         io.send(payload)
@@ -260,6 +259,7 @@ def _second_replica(io: FaultyIO, payload: bytes) -> None:
     if not server_id and not uuid:  # never matched: nothing recorded, the run shows it never injected
         io.send(payload)
         return
+    from . import second_replica  # PyMySQL: the servers extra, not the base install
     host, port = io.io.sock.getsockname()[:2]
     problem = second_replica.start(host, port, io.login, server_id, uuid, io.file_name)
     if problem is not None:
