@@ -23,9 +23,10 @@ def test_resume_after_interrupt(tmp_path):
     results = tmp_path / "results.jsonl"
     args = [sys.executable, "-m", "harness", "conformance", "--parser-cmd", node_cmd(),
             "--results", str(results), *corpus_args(files)]
-    # 1.5 s per file: time enough, on a loaded machine, to see two results and interrupt before
-    # the eighth (400 ms was not: a CI rehearsal saw all 8 finish first)
-    env = {**os.environ, "NODE_PARSER_DELAY_MS": "1500"}
+    # 4 s per file: time enough, on a loaded machine, to see two results and interrupt before the
+    # eighth (400 ms was not, nor was 1.5 s in the 2026-12-08 rehearsal: all 8 finished first).
+    # It costs nothing when all goes well: the run is interrupted after the second.
+    env = {**os.environ, "NODE_PARSER_DELAY_MS": "4000"}
     # SIGINT at its default in the child: an earlier test of the session may leave it ignored in
     # this process, and an ignored SIGINT is inherited across exec (the interrupt then never lands)
     proc = subprocess.Popen(args, cwd=PROJECT, env=env, stderr=subprocess.PIPE, text=True,

@@ -320,13 +320,14 @@ def test_clients_that_stop_reading_hold_little_memory_and_are_dropped(tmp_path: 
     with serving([big], tmp_path, "--write-timeout", "4", password="") as served:
         before = _rss_kib(served.proc.pid)
         stuck = []
-        for _ in range(5):
+        for i in range(5):
             c = RawClient(served)
             c.login()
             c.query("SET @master_binlog_checksum = 'CRC32'")
             c.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
             c.seq = 0
-            c.send(b"\x12" + struct.pack("<IHI", 4, 1, 9) + b"binlog.000001")  # and never read
+            # each its own server_id: a dump of the same replica would end the one before it
+            c.send(b"\x12" + struct.pack("<IHI", 4, 1, 9 + i) + b"binlog.000001")  # and never read
             stuck.append(c)
         time.sleep(1.5)
         grown_mib = (_rss_kib(served.proc.pid) - before) / 1024
