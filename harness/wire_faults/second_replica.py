@@ -7,13 +7,11 @@ clone of the testee's host with its configuration would. A real server then ends
 leaves, so that a testee that reconnects finds nobody in its way."""
 from __future__ import annotations
 
-import struct
 import threading
 
 import pymysql
 
-COM_BINLOG_DUMP = 0x12
-BINLOG_DUMP_NON_BLOCK = 1
+from generators.capture import DumpRequest  # the COM_BINLOG_DUMP the capture client sends
 
 
 def _dump(host: str, port: int, login: tuple[str, str], server_id: int, uuid: str, file: str,
@@ -29,7 +27,8 @@ def _dump(host: str, port: int, login: tuple[str, str], server_id: int, uuid: st
         conn.query("SET @master_binlog_checksum = 'CRC32'")
         if uuid:
             conn.query(f"SET @slave_uuid = {conn.escape(uuid)}")
-        conn._execute_command(COM_BINLOG_DUMP, struct.pack("<IHI", 4, BINLOG_DUMP_NON_BLOCK, server_id) + file.encode())
+        payload = DumpRequest("second-replica", file, server_id=server_id).payload()  # non-blocking, from 4
+        conn._execute_command(payload[0], payload[1:])
         first = conn._rfile.read(4)  # the dump's first packet header: the primary has registered it
         begun.set()
         while first and conn._rfile.read(1 << 16):
@@ -38,7 +37,8 @@ def _dump(host: str, port: int, login: tuple[str, str], server_id: int, uuid: st
         problems.append(f"the second replica's dump failed: {e}")
     finally:
         begun.set()
-        conn._sock.close() if conn._sock is not None else None
+        if conn._sock is not None:
+            conn._sock.close()
 
 
 def start(host: str, port: int, login: tuple[str, str], server_id: int, uuid: str, file: str,
